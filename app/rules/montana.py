@@ -1,0 +1,417 @@
+"""Montana (Gaps): the rules of ``shared/rules/montana.md`` as pure values.
+
+Glossary
+--------
+- The board is 4 **rows** (``A``–``D``) of 13 **cells** (columns ``1``–``13``), indexed
+  0 … 51 row by row: cell ``A1`` is 0, ``B1`` is 13, ``D13`` is 51.
+- A **gap** is an empty cell; the four aces are removed at the deal, so there are always
+  four gaps.
+- A gap in column 1 takes any 2 that is not already in column 1. Any other gap takes the
+  card of the same suit one rank above its left neighbour; it is **dead** when that
+  neighbour is a king or another gap.
+- A row's **sequence** is the run 2, 3, 4, … of one suit from column 1; those cards are
+  **in place** and the score is their number (0 … 48).
+- A **redeal** gathers every card not in place, shuffles them (see
+  :mod:`app.rules.deals`) and deals them back row by row, leaving one gap right after
+  each row's sequence. Easy allows 4 redeals, Expert (the default) 2.
+
+Notation: a move is ``CARD CELL`` (``8C B7``), a redeal is ``redeal``. A position is four
+lines of 13 tokens (``--`` for a gap) after optional header lines::
+
+    Deal: 1
+    Redeals-left: 2
+    Redeals-done: 0
+    JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S --
+    ...
+
+>>> position = new_game(1, "expert")
+>>> position.score
+0
+>>> [move.notation for move in position.legal_moves()][:3]
+['6S A13', 'QS B9', '5H C4']
+>>> position.play(position.parse_action("6S A13")).cells[12]
+Card.parse('6S')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Final, Literal
+
+from app.rules.cards import ACE, FULL_DECK, KING, Card, InvalidCardError
+from app.rules.deals import MAX_SEED, microsoft_deal, microsoft_shuffle, redeal_seed
+from app.rules.protocol import (
+    ActionKind,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+)
+
+ROWS: Final = 4
+COLUMNS: Final = 13
+CELLS: Final = ROWS * COLUMNS
+ROW_LETTERS: Final = "ABCD"
+GAP_TOKEN: Final = "--"
+IN_PLACE_MAX: Final = 48
+
+Variant = Literal["easy", "expert"]
+REDEALS: Final[dict[str, int]] = {"easy": 4, "expert": 2}
+VARIANTS: Final[tuple[str, ...]] = ("expert", "easy")
+DEFAULT_VARIANT: Final = "expert"
+MAX_DEAL: Final = 1_000_000
+
+DECK: Final[frozenset[Card]] = frozenset(card for card in FULL_DECK if card.rank != ACE)
+
+Cell = int
+"""A cell index, 0 (``A1``) … 51 (``D13``)."""
+
+
+def cell_name(cell: Cell) -> str:
+    """``0`` → ``'A1'``, ``51`` → ``'D13'``."""
+    return f"{ROW_LETTERS[cell // COLUMNS]}{cell % COLUMNS + 1}"
+
+
+def parse_cell(text: str) -> Cell:
+    """``'B7'`` → 19; raise :class:`InvalidMoveError` for anything off the board."""
+    token = text.strip().upper()
+    row, column = token[:1], token[1:]
+    if row not in tuple(ROW_LETTERS) or not column.isdigit() or not 1 <= int(column) <= COLUMNS:
+        raise InvalidMoveError(f"not a cell: {text!r} (cells are A1 … D13)")
+    return ROW_LETTERS.index(row) * COLUMNS + int(column) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class MontanaMove:
+    """Put ``card`` into the gap at ``cell``."""
+
+    card: Card
+    cell: Cell
+    kind: ClassVar[ActionKind] = "move"
+
+    @property
+    def notation(self) -> str:
+        return f"{self.card.text} {cell_name(self.cell)}"
+
+    @classmethod
+    def from_text(cls, text: str) -> MontanaMove:
+        parts = text.split()
+        if len(parts) != 2:
+            raise InvalidMoveError(f"not a Montana move: {text!r} (expected e.g. '8C B7')")
+        try:
+            card = Card.parse(parts[0])
+        except InvalidCardError as error:
+            raise InvalidMoveError(str(error)) from None
+        if card.rank == ACE:
+            raise InvalidMoveError(f"aces take no part in Montana: {text!r}")
+        return cls(card, parse_cell(parts[1]))
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """Gather the cards not in place, shuffle and deal them again."""
+
+    kind: ClassVar[ActionKind] = "redeal"
+    notation: ClassVar[str] = "redeal"
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+REDEAL: Final = Redeal()
+MontanaAction = MontanaMove | Redeal
+
+
+@dataclass(frozen=True, slots=True)
+class MontanaPosition:
+    """A Montana board: 52 cells (``None`` for a gap), the deal and the redeals."""
+
+    cells: tuple[Card | None, ...]
+    deal: int = 0
+    redeals_left: int = REDEALS[DEFAULT_VARIANT]
+    redeals_done: int = 0
+    _where: dict[Card, Cell] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        where = {card: cell for cell, card in enumerate(self.cells) if card is not None}
+        object.__setattr__(self, "_where", where)
+
+    # -- reading the board -------------------------------------------------------------
+
+    def where(self, card: Card) -> Cell:
+        """The cell holding ``card``."""
+        return self._where[card]
+
+    @property
+    def gaps(self) -> tuple[Cell, ...]:
+        return tuple(cell for cell, card in enumerate(self.cells) if card is None)
+
+    def sequence_length(self, row: int) -> int:
+        """How many cards of ``row`` are in place (2, 3, … of one suit from column 1)."""
+        start = row * COLUMNS
+        first = self.cells[start]
+        if first is None or first.rank != 2:
+            return 0
+        length = 1
+        while length < COLUMNS:
+            card = self.cells[start + length]
+            if card is None or card != Card(first.rank + length, first.suit):
+                break
+            length += 1
+            if first.rank + length > KING:
+                break
+        return length
+
+    def in_place(self, cell: Cell) -> bool:
+        return cell % COLUMNS < self.sequence_length(cell // COLUMNS)
+
+    @property
+    def score(self) -> int:
+        """Cards in place, 0 … 48."""
+        return sum(self.sequence_length(row) for row in range(ROWS))
+
+    @property
+    def cards_left(self) -> int:
+        return IN_PLACE_MAX - self.score
+
+    def wanted(self, gap: Cell) -> Card | None:
+        """The one card that fits a gap outside column 1; ``None`` if dead or column 1."""
+        if gap % COLUMNS == 0:
+            return None
+        left = self.cells[gap - 1]
+        if left is None or left.rank == KING:
+            return None
+        return Card(left.rank + 1, left.suit)
+
+    def is_dead(self, gap: Cell) -> bool:
+        return gap % COLUMNS != 0 and self.wanted(gap) is None
+
+    def twos_for_column_one(self) -> tuple[Card, ...]:
+        """The 2s that may move to a column-1 gap: every 2 not already in column 1."""
+        return tuple(
+            card
+            for card in sorted(self._where, key=lambda c: c.index)
+            if card.rank == 2 and self.where(card) % COLUMNS != 0
+        )
+
+    def moves_to(self, gap: Cell) -> tuple[MontanaMove, ...]:
+        """Every legal move into ``gap`` (several only for a column-1 gap)."""
+        if self.cells[gap] is not None:
+            return ()
+        if gap % COLUMNS == 0:
+            return tuple(MontanaMove(two, gap) for two in self.twos_for_column_one())
+        card = self.wanted(gap)
+        return () if card is None else (MontanaMove(card, gap),)
+
+    def moves_of(self, card: Card) -> tuple[MontanaMove, ...]:
+        """Every legal move of ``card``, topmost gap first."""
+        return tuple(move for move in self.legal_moves() if move.card == card)
+
+    def legal_moves(self) -> tuple[MontanaMove, ...]:
+        """Every legal move, gap by gap from ``A1``; column-1 gaps list 2s by suit."""
+        return tuple(move for gap in self.gaps for move in self.moves_to(gap))
+
+    # -- playing ---------------------------------------------------------------------------
+
+    def parse_action(self, text: str) -> MontanaAction:
+        if text.strip().lower() == REDEAL.notation:
+            return REDEAL
+        return MontanaMove.from_text(text)
+
+    def play(self, action: MontanaAction) -> MontanaPosition:
+        if isinstance(action, Redeal):
+            return self.redeal()
+        return self._move(action)
+
+    def _move(self, move: MontanaMove) -> MontanaPosition:
+        self._check(move)
+        cells = list(self.cells)
+        cells[self.where(move.card)] = None
+        cells[move.cell] = move.card
+        return MontanaPosition(tuple(cells), self.deal, self.redeals_left, self.redeals_done)
+
+    def _check(self, move: MontanaMove) -> None:
+        """Raise :class:`IllegalMoveError` saying why ``move`` is not allowed."""
+        target = cell_name(move.cell)
+        card = move.card.text
+        if self.cells[move.cell] is not None:
+            raise IllegalMoveError(f"{target} is not a gap: {self.cells[move.cell]} is there")
+        if move.cell % COLUMNS == 0:
+            if move.card.rank != 2:
+                raise IllegalMoveError(f"only a 2 may go to column 1, not {card}")
+            if self.where(move.card) % COLUMNS == 0:
+                raise IllegalMoveError(f"{card} is already in column 1")
+            return
+        left = self.cells[move.cell - 1]
+        if left is None:
+            raise IllegalMoveError(f"{target} is dead until the gap to its left is filled")
+        if left.rank == KING:
+            raise IllegalMoveError(f"{target} is dead: nothing goes after a king")
+        wanted = Card(left.rank + 1, left.suit)
+        if move.card != wanted:
+            raise IllegalMoveError(
+                f"{card} does not fit {target}: only {wanted} follows {left} there"
+            )
+
+    def can_redeal(self) -> bool:
+        return self.redeals_left > 0 and not self.is_won()
+
+    def redeal(self) -> MontanaPosition:
+        """Keep every sequence, shuffle the rest back with one gap after each sequence."""
+        if self.is_won():
+            raise IllegalMoveError("the game is won: there is nothing to redeal")
+        if self.redeals_left <= 0:
+            raise IllegalMoveError("no redeals left")
+        lengths = [self.sequence_length(row) for row in range(ROWS)]
+        loose = sorted(
+            (
+                card
+                for cell, card in enumerate(self.cells)
+                if card is not None and cell % COLUMNS >= lengths[cell // COLUMNS]
+            ),
+            key=lambda card: card.index,
+        )
+        stream = iter(microsoft_shuffle(loose, redeal_seed(self.deal, self.redeals_done)))
+        cells: list[Card | None] = []
+        for row, length in enumerate(lengths):
+            start = row * COLUMNS
+            cells.extend(self.cells[start : start + length])
+            cells.append(None)
+            cells.extend(next(stream) for _ in range(COLUMNS - length - 1))
+        return MontanaPosition(
+            tuple(cells), self.deal, self.redeals_left - 1, self.redeals_done + 1
+        )
+
+    def automatic_move(self) -> None:
+        """Montana never moves a card by itself."""
+        return None
+
+    # -- the end -------------------------------------------------------------------------
+
+    def is_won(self) -> bool:
+        return self.score == IN_PLACE_MAX
+
+    def has_moves(self) -> bool:
+        return any(self.moves_to(gap) for gap in self.gaps)
+
+    def is_stuck(self) -> bool:
+        """No card can move and no redeal is left (or the game is won)."""
+        return not self.has_moves() and not self.can_redeal()
+
+    def is_lost(self) -> bool:
+        return self.is_stuck() and not self.is_won()
+
+    # -- text ----------------------------------------------------------------------------
+
+    def grid_text(self) -> str:
+        return "\n".join(
+            " ".join(
+                GAP_TOKEN if card is None else card.text
+                for card in self.cells[row * COLUMNS : (row + 1) * COLUMNS]
+            )
+            for row in range(ROWS)
+        )
+
+    def to_text(self) -> str:
+        return (
+            f"Deal: {self.deal}\nRedeals-left: {self.redeals_left}\n"
+            f"Redeals-done: {self.redeals_done}\n{self.grid_text()}\n"
+        )
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"montana.parse({self.to_text()!r})"
+
+
+# -- making positions --------------------------------------------------------------------
+
+
+def new_game(deal: int, variant: str = DEFAULT_VARIANT) -> MontanaPosition:
+    """Montana deal ``deal``: Microsoft's shuffle for that seed, row by row, aces out."""
+    if variant not in REDEALS:
+        raise ValueError(f"unknown Montana variant {variant!r} (easy or expert)")
+    if not 1 <= deal <= MAX_SEED:
+        raise ValueError(f"deal number must be 1 … {MAX_SEED}, not {deal!r}")
+    cells = tuple(None if card.rank == ACE else card for card in microsoft_deal(deal))
+    return MontanaPosition(cells, deal, REDEALS[variant], 0)
+
+
+_HEADERS: Final = ("deal", "redeals-left", "redeals-done")
+
+
+def parse(text: str) -> MontanaPosition:
+    """Read a position: optional ``Key: value`` headers, then four lines of 13 tokens."""
+    headers: dict[str, int] = {}
+    grid: list[list[str]] = []
+    for number, raw in enumerate(text.strip().splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if ":" in line and not grid:
+            key, _, value = line.partition(":")
+            key = key.strip().lower()
+            if key not in _HEADERS:
+                raise InvalidPositionError(f"line {number}: unknown header {key!r}")
+            if not value.strip().isdigit():
+                raise InvalidPositionError(f"line {number}: {key} must be a number: {value!r}")
+            headers[key] = int(value)
+            continue
+        grid.append(line.split())
+    if len(grid) != ROWS:
+        raise InvalidPositionError(f"expected {ROWS} rows of cells, got {len(grid)}")
+    cells: list[Card | None] = []
+    seen: dict[Card, str] = {}
+    for row, tokens in enumerate(grid):
+        if len(tokens) != COLUMNS:
+            raise InvalidPositionError(
+                f"row {ROW_LETTERS[row]} has {len(tokens)} cells, expected {COLUMNS}"
+            )
+        for column, token in enumerate(tokens):
+            where = cell_name(row * COLUMNS + column)
+            if token == GAP_TOKEN:
+                cells.append(None)
+                continue
+            try:
+                card = Card.parse(token)
+            except InvalidCardError:
+                raise InvalidPositionError(f"{where}: not a card or gap: {token!r}") from None
+            if card.rank == ACE:
+                raise InvalidPositionError(f"{where}: aces are not on a Montana board")
+            if card in seen:
+                raise InvalidPositionError(f"{where}: {card} is also at {seen[card]}")
+            seen[card] = where
+            cells.append(card)
+    missing = sorted(DECK - seen.keys(), key=lambda card: card.index)
+    if missing:
+        names = " ".join(card.text for card in missing)
+        raise InvalidPositionError(f"missing card(s): {names}")
+    return MontanaPosition(
+        tuple(cells),
+        headers.get("deal", 0),
+        headers.get("redeals-left", REDEALS[DEFAULT_VARIANT]),
+        headers.get("redeals-done", 0),
+    )
+
+
+@dataclass(frozen=True)
+class MontanaRules:
+    """The :class:`app.rules.protocol.Rules` value for Montana."""
+
+    kind: str = "montana"
+    name: str = "Montana"
+    variants: tuple[str, ...] = VARIANTS
+    default_variant: str = DEFAULT_VARIANT
+    max_deal: int = MAX_DEAL
+
+    def new_game(self, deal: int, variant: str) -> MontanaPosition:
+        return new_game(deal, variant)
+
+    def parse(self, text: str) -> MontanaPosition:
+        return parse(text)
+
+
+RULES: Final = MontanaRules()

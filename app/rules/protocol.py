@@ -1,0 +1,97 @@
+"""What every game's rules offer, so the service, store and web handle any game alike.
+
+A game is a module in :mod:`app.rules` exposing a :class:`Rules` value. Its positions are
+immutable; playing an action returns a new position. Actions have a context-free text
+form (their ``notation``); reading one needs the position (``position.parse_action``),
+because some notations are only meaningful on a board.
+
+Action kinds, as the history stores them:
+
+- ``move``: a move the player chose;
+- ``auto``: a move the game made for the player (FreeCell's safe moves home);
+- ``redeal``: Montana's reshuffle;
+- ``undo``: takes back the last ``move`` or ``redeal`` and the ``auto`` moves after it;
+- ``resign``: the player gives up; final.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol, Self
+
+ActionKind = Literal["move", "auto", "redeal", "undo", "resign"]
+Outcome = Literal["won", "lost"]
+
+
+class InvalidMoveError(ValueError):
+    """Text that is not an action of this game at all (``'8X Z99'``)."""
+
+
+class IllegalMoveError(ValueError):
+    """A well-formed action that the rules do not allow in this position."""
+
+
+class InvalidPositionError(ValueError):
+    """Position text that is malformed or describes an impossible position."""
+
+
+class Action(Protocol):
+    @property
+    def notation(self) -> str: ...
+
+    @property
+    def kind(self) -> ActionKind: ...
+
+
+class Position(Protocol):
+    def to_text(self) -> str:
+        """The canonical, lossless text form; ``Rules.parse`` reads it back."""
+        ...
+
+    def legal_moves(self) -> Sequence[Action]:
+        """Every move the player may make (not counting redeals)."""
+        ...
+
+    def parse_action(self, text: str) -> Action:
+        """Read a move or other game action in this game's notation."""
+        ...
+
+    def play(self, action: Action) -> Self:
+        """The position after ``action``; raises :class:`IllegalMoveError`."""
+        ...
+
+    def automatic_move(self) -> Action | None:
+        """The next move the game makes by itself, if any (kind ``auto``)."""
+        ...
+
+    def is_won(self) -> bool: ...
+
+    def is_stuck(self) -> bool:
+        """No move and no redeal is left."""
+        ...
+
+    def is_lost(self) -> bool:
+        """Lost by the rules themselves (not by resigning)."""
+        ...
+
+    @property
+    def score(self) -> int | None:
+        """The game's score where it has one (Montana: cards in place)."""
+        ...
+
+    @property
+    def cards_left(self) -> int:
+        """Cards not yet where the game wants them."""
+        ...
+
+
+class Rules(Protocol):
+    kind: str
+    name: str
+    variants: tuple[str, ...]
+    default_variant: str
+    max_deal: int
+
+    def new_game(self, deal: int, variant: str) -> Position: ...
+
+    def parse(self, text: str) -> Position: ...
