@@ -77,8 +77,7 @@ class Card:
             token = "T" + token[2:]
         if len(token) != 2 or token[0] not in RANK_LETTERS or token[1] not in SUITS:
             raise InvalidCardError(f"not a card: {text!r} (expected e.g. '8C', 'TD', 'KH')")
-        suit: Suit = token[1]  # type: ignore[assignment]
-        return cls(RANK_LETTERS.index(token[0]) + 1, suit)
+        return cls(RANK_LETTERS.index(token[0]) + 1, SUITS[SUITS.index(token[1])])
 
     @classmethod
     def from_index(cls, index: int) -> Card:

@@ -41,6 +41,7 @@ from typing import ClassVar, Final, Literal
 from app.rules.cards import ACE, FULL_DECK, KING, Card, InvalidCardError
 from app.rules.deals import MAX_SEED, microsoft_deal, microsoft_shuffle, redeal_seed
 from app.rules.protocol import (
+    Action,
     ActionKind,
     IllegalMoveError,
     InvalidMoveError,
@@ -220,10 +221,12 @@ class MontanaPosition:
             return REDEAL
         return MontanaMove.from_text(text)
 
-    def play(self, action: MontanaAction) -> MontanaPosition:
+    def play(self, action: Action) -> MontanaPosition:
         if isinstance(action, Redeal):
             return self.redeal()
-        return self._move(action)
+        if isinstance(action, MontanaMove):
+            return self._move(action)
+        raise IllegalMoveError(f"not a Montana move: {action.notation!r}")
 
     def _move(self, move: MontanaMove) -> MontanaPosition:
         self._check(move)

@@ -86,11 +86,20 @@ class Position(Protocol):
 
 
 class Rules(Protocol):
-    kind: str
-    name: str
-    variants: tuple[str, ...]
-    default_variant: str
-    max_deal: int
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def variants(self) -> tuple[str, ...]: ...
+
+    @property
+    def default_variant(self) -> str: ...
+
+    @property
+    def max_deal(self) -> int: ...
 
     def new_game(self, deal: int, variant: str) -> Position: ...
 

@@ -1,0 +1,58 @@
+# make run: set up and serve the site on SQLite.  make test: set up and run every check.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+export HOST PORT
+
+.PHONY: run test install install-dev chromium lint typecheck imports pytest bench messages clean
+
+run: install
+	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
+
+test: install-dev chromium lint typecheck imports pytest
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+# Browser tests drive Debian's Chromium (Playwright cannot download browsers here).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+lint:
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck:
+	$(BIN)/mypy
+
+imports:
+	$(BIN)/lint-imports
+
+pytest:
+	$(BIN)/pytest
+
+bench: install-dev
+	$(BIN)/python bench/move_latency.py
+
+messages: install-dev
+	$(BIN)/pybabel extract -F babel.cfg -o messages.pot .
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,99 @@
+"""The ``solitaire`` command: serve the site, and read and write the engine's notations.
+
+solitaire serve [--host H] [--port P] [--no-migrate]
+solitaire deal montana 7 [--variant easy]
+solitaire moves montana FILE     (FILE may be - for standard input)
+solitaire migrate
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from app.config import get_settings
+from app.rules import GAMES, rules_for
+from app.rules.protocol import InvalidPositionError
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        result: int = args.run(args)
+    except (InvalidPositionError, ValueError, OSError) as error:
+        print(f"solitaire: {error}", file=sys.stderr)
+        return 2
+    return result
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="solitaire", description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+    settings = get_settings()
+
+    serve = commands.add_parser("serve", help="run the site (reads DATABASE_URL, HOST, PORT)")
+    serve.add_argument("--host", default=settings.host)
+    serve.add_argument("--port", type=int, default=settings.port)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations")
+    serve.set_defaults(run=_serve)
+
+    migrate = commands.add_parser("migrate", help="apply database migrations")
+    migrate.set_defaults(run=_migrate)
+
+    deal = commands.add_parser("deal", help="print a deal's position text")
+    deal.add_argument("kind", choices=sorted(GAMES))
+    deal.add_argument("number", type=int)
+    deal.add_argument("--variant", default=None)
+    deal.set_defaults(run=_deal)
+
+    moves = commands.add_parser("moves", help="print every legal move of a position")
+    moves.add_argument("kind", choices=sorted(GAMES))
+    moves.add_argument("file", type=argparse.FileType("r"), help="position text, - for stdin")
+    moves.set_defaults(run=_moves)
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    if not args.no_migrate:
+        _migrate(args)
+    uvicorn.run(
+        "app.main:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=True,
+    )
+    return 0
+
+
+def _migrate(_: argparse.Namespace) -> int:
+    from app.store.migrate import upgrade
+
+    upgrade(get_settings().database_url)
+    return 0
+
+
+def _deal(args: argparse.Namespace) -> int:
+    rules = rules_for(args.kind)
+    variant = args.variant or rules.default_variant
+    if variant not in rules.variants:
+        raise ValueError(f"{rules.name} has no variant {variant!r}")
+    sys.stdout.write(rules.new_game(args.number, variant).to_text())
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    with args.file as file:
+        position = rules_for(args.kind).parse(file.read())
+    for move in position.legal_moves():
+        print(move.notation)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

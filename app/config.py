@@ -1,0 +1,42 @@
+"""Configuration from the environment (and a ``.env`` file), in one place."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The project folder: templates/, static/, migrations/ live here."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+
+    database_url: str = "sqlite:///data/solitaire.db"
+    """SQLAlchemy URL; a relative SQLite path is under the working folder."""
+    host: str = "127.0.0.1"
+    port: int = 8000
+    secret_key: str = ""
+    """Signs the player cookie. Empty: read or create ``data/secret_key``."""
+    secure_cookies: bool = False
+    """Mark cookies ``Secure`` (set it behind HTTPS)."""
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()
+
+
+def secret_key(settings: Settings) -> str:
+    """The configured secret, or one kept in ``data/secret_key`` (made on first use)."""
+    if settings.secret_key:
+        return settings.secret_key
+    path = Path("data") / "secret_key"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(32))
+        path.chmod(0o600)
+    return path.read_text().strip()

@@ -1,0 +1,305 @@
+"""The service: the one place that changes a game.
+
+Every change runs in one write transaction: load the game, check the version the player
+saw, let the engine apply the action, append the history rows and update the game with a
+compare-and-set on its version. A game never changes outside :func:`act`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Final
+
+from app.rules import rules_for
+from app.rules.history import Entry, effective, entry, replay
+from app.rules.protocol import IllegalMoveError, Position, Rules
+from app.store import Database, Session, queries
+from app.store.models import GameRecord, MoveRecord, PlayerRecord
+
+GAME_ID_BYTES: Final = 18
+"""144 random bits, 24 URL-safe characters."""
+PLAYER_ID_BYTES: Final = 16
+IDLE_CAP: Final = timedelta(seconds=60)
+"""Play time counts the gaps between actions, each at most this long: time spent away
+from the game (a closed tab, a coffee) does not count."""
+UNFINISHED_SHOWN: Final = 20
+MAX_AUTO_MOVES: Final = 52
+
+
+class GameNotFound(LookupError):
+    """No game has this id."""
+
+
+class UnknownGameKind(ValueError):
+    """A kind, variant or deal number the site does not offer."""
+
+
+class GameOver(IllegalMoveError):
+    """The game is won or given up: nothing more can be played."""
+
+
+class StaleVersion(Exception):
+    """The player acted on a position that is no longer the current one."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(f"game {game.id[:6]}… is at version {game.version}")
+        self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as the pages see it: plain values and the engine's position."""
+
+    id: str
+    player_id: str
+    kind: str
+    variant: str
+    deal: int
+    status: str
+    resigned: bool
+    version: int
+    position: Position
+    score: int | None
+    cards_left: int
+    moves_count: int
+    play_ms: int
+    created_at: datetime
+    last_action_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.kind)
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "playing"
+
+    @property
+    def is_final(self) -> bool:
+        """Won or given up: no action is left, not even undo."""
+        return self.status == "won" or self.resigned
+
+    @property
+    def can_undo(self) -> bool:
+        return not self.is_final and self.moves_count > 0
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    ply: int
+    kind: str
+    notation: str
+    created_at: datetime
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+# -- players -------------------------------------------------------------------------------
+
+
+def ensure_player(*, db: Database, player_id: str | None, now: datetime | None = None) -> str:
+    """The id of an existing player, or of a new one made now."""
+    with db.write() as session:
+        if player_id and queries.player(session, player_id) is not None:
+            return player_id
+        new_id = secrets.token_urlsafe(PLAYER_ID_BYTES)
+        session.add(PlayerRecord(id=new_id, created_at=now or utcnow(), auto_moves=True))
+        return new_id
+
+
+def player_exists(*, db: Database, player_id: str) -> bool:
+    with db.read() as session:
+        return queries.player(session, player_id) is not None
+
+
+# -- games ---------------------------------------------------------------------------------
+
+
+def start(
+    *,
+    db: Database,
+    player_id: str,
+    kind: str,
+    variant: str | None = None,
+    deal: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Deal a new game for ``player_id``; a random deal when ``deal`` is None."""
+    try:
+        rules = rules_for(kind)
+    except KeyError:
+        raise UnknownGameKind(f"unknown game {kind!r}") from None
+    variant = variant or rules.default_variant
+    if variant not in rules.variants:
+        choices = ", ".join(rules.variants)
+        raise UnknownGameKind(f"{rules.name} has no variant {variant!r} (choose {choices})")
+    if deal is None:
+        deal = secrets.randbelow(rules.max_deal) + 1
+    if not 1 <= deal <= rules.max_deal:
+        raise UnknownGameKind(f"deal numbers run from 1 to {rules.max_deal:,}, not {deal:,}")
+    position = rules.new_game(deal, variant)
+    now = now or utcnow()
+    record = GameRecord(
+        id=secrets.token_urlsafe(GAME_ID_BYTES),
+        player_id=player_id,
+        kind=kind,
+        variant=variant,
+        deal=deal,
+        version=0,
+        moves_count=0,
+        play_ms=0,
+        resigned=False,
+        created_at=now,
+        last_action_at=now,
+        **_outcome_values(position, resigned=False, finished_at=None, now=now),
+    )
+    with db.write() as session:
+        session.add(record)
+    return _view(record, position)
+
+
+def load(*, db: Database, game_id: str) -> Game:
+    with db.read() as session:
+        return _view(_get(session, game_id))
+
+
+def history(*, db: Database, game_id: str) -> list[HistoryEntry]:
+    with db.read() as session:
+        _get(session, game_id)
+        return [
+            HistoryEntry(row.ply, row.kind, row.notation, row.created_at)
+            for row in queries.history(session, game_id)
+        ]
+
+
+def unfinished(*, db: Database, player_id: str) -> list[Game]:
+    with db.read() as session:
+        return [_view(r) for r in queries.unfinished_games(session, player_id, UNFINISHED_SHOWN)]
+
+
+def act(
+    *,
+    db: Database,
+    game_id: str,
+    action: str,
+    version: int,
+    auto_moves: bool = True,
+    now: datetime | None = None,
+) -> Game:
+    """Apply ``action`` (a move in notation, ``undo`` or ``resign``) made on ``version``.
+
+    Raises :class:`GameNotFound`, :class:`StaleVersion`, :class:`GameOver`, or the engine's
+    ``InvalidMoveError`` / ``IllegalMoveError``; nothing is stored then.
+    """
+    now = now or utcnow()
+    with db.write() as session:
+        record = _get(session, game_id)
+        position = rules_for(record.kind).parse(record.position)
+        if record.version != version:
+            raise StaleVersion(_view(record, position))
+        entries, position, moves_count = _apply(session, record, position, action, auto_moves)
+        resigned = record.resigned or entries[0][0] == "resign"
+        elapsed = min(max(now - record.last_action_at, timedelta(0)), IDLE_CAP)
+        values: dict[str, object] = {
+            "version": record.version + len(entries),
+            "resigned": resigned,
+            "moves_count": moves_count,
+            "play_ms": record.play_ms + elapsed // timedelta(milliseconds=1),
+            "last_action_at": now,
+            **_outcome_values(position, resigned, record.finished_at, now),
+        }
+        if not queries.claim_version(session, game_id, version, values):
+            raise StaleVersion(_view(record, position))
+        session.add_all(
+            MoveRecord(game_id=game_id, ply=version + i, kind=kind, notation=text, created_at=now)
+            for i, (kind, text) in enumerate(entries, start=1)
+        )
+        for key, value in values.items():
+            setattr(record, key, value)
+        return _view(record, position)
+
+
+def _apply(
+    session: Session, record: GameRecord, position: Position, action: str, auto_moves: bool
+) -> tuple[list[Entry], Position, int]:
+    """The history rows an action adds, the position after it and the new move count."""
+    text = " ".join(action.split())
+    if record.status == "won":
+        raise GameOver("this game is won: start a new one")
+    if record.resigned:
+        raise GameOver("this game was given up: start a new one")
+    if text.lower() == "undo":
+        past = [entry(row.kind, row.notation) for row in queries.history(session, record.id)]
+        remaining = effective([*past, ("undo", "undo")])
+        position = replay(rules_for(record.kind), record.deal, record.variant, remaining)
+        return [("undo", "undo")], position, _count_moves(remaining)
+    if text.lower() == "resign":
+        return [("resign", "resign")], position, record.moves_count
+    if record.status == "lost":
+        raise GameOver("no moves are left: undo, or start a new game")
+    move = position.parse_action(text)
+    position = position.play(move)
+    entries: list[Entry] = [(move.kind, move.notation)]
+    while auto_moves and len(entries) <= MAX_AUTO_MOVES:
+        automatic = position.automatic_move()
+        if automatic is None:
+            break
+        position = position.play(automatic)
+        entries.append(("auto", automatic.notation))
+    return entries, position, record.moves_count + 1
+
+
+def _count_moves(entries: list[Entry]) -> int:
+    """Moves and redeals in force; automatic moves do not count."""
+    return sum(1 for kind, _ in entries if kind != "auto")
+
+
+def _outcome_values(
+    position: Position, resigned: bool, finished_at: datetime | None, now: datetime
+) -> dict[str, object]:
+    if position.is_won():
+        status = "won"
+    elif resigned or position.is_lost():
+        status = "lost"
+    else:
+        status = "playing"
+    return {
+        "status": status,
+        "position": position.to_text(),
+        "score": position.score,
+        "cards_left": position.cards_left,
+        "finished_at": None if status == "playing" else finished_at or now,
+    }
+
+
+def _get(session: Session, game_id: str) -> GameRecord:
+    record = queries.game(session, game_id) if len(game_id) <= 64 else None
+    if record is None:
+        raise GameNotFound("no game at this address")
+    return record
+
+
+def _view(record: GameRecord, position: Position | None = None) -> Game:
+    return Game(
+        id=record.id,
+        player_id=record.player_id,
+        kind=record.kind,
+        variant=record.variant,
+        deal=record.deal,
+        status=record.status,
+        resigned=record.resigned,
+        version=record.version,
+        position=position or rules_for(record.kind).parse(record.position),
+        score=record.score,
+        cards_left=record.cards_left,
+        moves_count=record.moves_count,
+        play_ms=record.play_ms,
+        created_at=record.created_at,
+        last_action_at=record.last_action_at,
+        finished_at=record.finished_at,
+    )

@@ -1,0 +1,733 @@
+"""FreeCell: the rules of ``shared/rules/freecell.md`` as pure values.
+
+Glossary
+--------
+- The **tableau** is eight **columns**, named ``1``-``8`` left to right and indexed 0 … 7.
+  A column is listed from its top card (dealt first, covered) to its **exposed** card (last,
+  the one that moves).
+- Four **free cells**, named ``a``-``d``, hold one card each.
+- Four **foundations**, written ``h`` (home) in moves, one per suit, built from the ace up.
+  A foundation is stored as the rank of its top card (0 = empty), in suit order C D H S.
+- A card goes on a column's exposed card when it is one rank lower and of the other colour.
+  A king has no card to go on, so it moves to a column only when the column is empty (how
+  this project reads the rules' "nothing goes on a king except into an empty column").
+- A **run** is the longest sequence at the bottom of a column that descends by one rank and
+  alternates colour. A run of several cards moves as one (a **supermove**), as if card by
+  card through the empty free cells and columns: at most
+  ``(1 + empty free cells) * 2 ** empty columns`` cards onto a card, and one power of two
+  fewer into an empty column (the target does not count).
+- A card is **safe** when it can go home and no card in play could need it: aces and 2s
+  always, any other card when both foundations of the other colour are at least at its rank
+  minus one. The game sends safe cards home by itself (:meth:`~FreeCellPosition.automatic_move`).
+
+Notation
+--------
+A move is its source then its target. Sources are columns ``1``-``8`` and free cells
+``a``-``d``; targets are those and ``h``. ``3a`` puts column 3's exposed card into free
+cell a, ``a5`` plays free cell a onto column 5, ``3h`` and ``ah`` send a card home. Onto a
+card, ``36`` moves the one run of column 3 that fits column 6's exposed card. Into an empty
+column, ``36`` moves one card and ``36v4`` four: ``v`` and the count in hex, as fc-solve's
+extended notation writes it. Free cell to free cell is not a move.
+
+A position is written in fc-solve's board format: an optional ``Foundations:`` line (suits
+in fc-solve's order H C D S, ``0`` for an empty foundation), an optional ``Freecells:`` line
+(``-`` for an empty cell), then one line per column, top card first::
+
+    Foundations: H-A C-0 D-0 S-2
+    Freecells: 5C - - QD
+    : JD KD 2S 4C 3S 6D 6S
+    :
+    ...
+
+>>> position = new_game(1)
+>>> print(position.to_text(), end="")
+: JD KD 2S 4C 3S 6D 6S
+: 2D KC KS 5C TD 8S 9C
+: 9H 9S 9D TS 4S 8D 2H
+: JC 5S QD QH TH QS 6H
+: 5D AD JS 4H 8H 6C
+: 7H QC AS AC 2C 3D
+: 7C KH AH 4D JH 8C
+: 5H 3H 3C 7S 7D TC
+>>> [move.notation for move in position.moves_from("5")]
+['5a', '5b', '5c', '5d']
+>>> position = position.play(position.parse_action("8a"))
+>>> position = position.play(position.parse_action("58"))
+>>> print(position.to_text(), end="")
+Freecells: TC - - -
+: JD KD 2S 4C 3S 6D 6S
+: 2D KC KS 5C TD 8S 9C
+: 9H 9S 9D TS 4S 8D 2H
+: JC 5S QD QH TH QS 6H
+: 5D AD JS 4H 8H
+: 7H QC AS AC 2C 3D
+: 7C KH AH 4D JH 8C
+: 5H 3H 3C 7S 7D 6C
+>>> position.parse_action("87")  # the run 7D 6C fits on 8C
+FreeCellMove(source='8', target='7', count=2, to_empty=False)
+>>> position.parse_action("8h")
+Traceback (most recent call last):
+...
+app.rules.protocol.IllegalMoveError: illegal move '8h': 6C cannot go home yet: \
+the clubs foundation takes AC next
+>>> position.automatic_move() is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar, Final, Literal
+
+from app.rules.cards import (
+    FULL_DECK,
+    KING,
+    RANK_LETTERS,
+    RANK_NAMES,
+    SUIT_NAMES,
+    SUITS,
+    Card,
+    InvalidCardError,
+    Suit,
+)
+from app.rules.deals import microsoft_deal
+from app.rules.protocol import (
+    ActionKind,
+    IllegalMoveError,
+    InvalidMoveError,
+    InvalidPositionError,
+)
+
+ColumnName = Literal["1", "2", "3", "4", "5", "6", "7", "8"]
+CellName = Literal["a", "b", "c", "d"]
+Source = ColumnName | CellName
+Target = ColumnName | CellName | Literal["h"]
+
+COLUMNS: Final = 8
+CELLS: Final = 4
+COLUMN_NAMES: Final[tuple[ColumnName, ...]] = ("1", "2", "3", "4", "5", "6", "7", "8")
+CELL_NAMES: Final[tuple[CellName, ...]] = ("a", "b", "c", "d")
+HOME: Final = "h"
+EMPTY_CELL_TOKEN: Final = "-"
+FOUNDATION_ORDER: Final[tuple[Suit, ...]] = ("H", "C", "D", "S")
+"""The suit order of fc-solve's ``Foundations:`` line."""
+
+VARIANTS: Final[tuple[str, ...]] = ("standard",)
+DEFAULT_VARIANT: Final = "standard"
+MAX_DEAL: Final = 1_000_000
+
+_COLUMN_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(COLUMN_NAMES)}
+_CELL_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
+_SOURCES: Final[dict[str, Source]] = {name: name for name in (*COLUMN_NAMES, *CELL_NAMES)}
+_TARGETS: Final[dict[str, Target]] = {**_SOURCES, HOME: HOME}
+_SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
+_RED: Final = "DH"
+_HEX_DIGITS: Final = frozenset("0123456789abcdef")
+_MOVE_EXAMPLES: Final = "expected e.g. '3a', 'a5', '3h', '36' or '36v4'"
+
+
+def fits(card: Card, onto: Card) -> bool:
+    """Whether ``card`` may lie on ``onto`` in a column: one rank lower, the other colour.
+
+    >>> fits(Card.parse("8H"), Card.parse("9S")), fits(Card.parse("8S"), Card.parse("9C"))
+    (True, False)
+    """
+    return card.rank + 1 == onto.rank and (card.suit in _RED) != (onto.suit in _RED)
+
+
+def run_length(column: Sequence[Card]) -> int:
+    """The length of the run at the bottom of ``column`` (0 for an empty column)."""
+    length = min(len(column), 1)
+    while length < len(column) and fits(column[-length], column[-length - 1]):
+        length += 1
+    return length
+
+
+def supermove_limit(empty_cells: int, empty_columns: int, *, to_empty: bool) -> int:
+    """The most cards that move at once, per rule 6; ``to_empty`` if the target is empty."""
+    return (1 + empty_cells) << max(empty_columns - to_empty, 0)
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count or 'no'} {noun}s"
+
+
+def _rank_text(rank: int) -> str:
+    return RANK_LETTERS[rank - 1] if rank else "0"
+
+
+def _read_move(text: str) -> tuple[Source, Target, int | None]:
+    """Split move text into source, target and the count after ``v`` (``None`` if none)."""
+    token = text.strip().lower()
+    source, target = _SOURCES.get(token[:1]), _TARGETS.get(token[1:2])
+    suffix = token[2:]
+    if source is None or target is None or (suffix and not suffix.startswith("v")):
+        raise InvalidMoveError(f"not a FreeCell move: {text!r} ({_MOVE_EXAMPLES})")
+    if source == target:
+        raise InvalidMoveError(f"a card cannot move to where it is: {text!r}")
+    if source in _CELL_INDEX and target in _CELL_INDEX:
+        raise InvalidMoveError(f"free cell to free cell is not a move: {text!r}")
+    if not suffix:
+        return source, target, None
+    if source not in _COLUMN_INDEX or target not in _COLUMN_INDEX:
+        raise InvalidMoveError(f"only a column-to-column move has a card count: {text!r}")
+    digits = suffix[1:]
+    if not digits or not _HEX_DIGITS.issuperset(digits) or int(digits, 16) == 0:
+        raise InvalidMoveError(f"bad card count in {text!r}: 'v' takes a hex number from 1")
+    return source, target, int(digits, 16)
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCellMove:
+    """Move ``count`` cards from ``source`` to ``target``.
+
+    ``to_empty`` says that the target is an empty column; it only changes the notation (a
+    run into an empty column carries its count) and is left out of comparisons.
+    """
+
+    source: Source
+    target: Target
+    count: int = 1
+    to_empty: bool = field(default=False, compare=False)
+    kind: ClassVar[ActionKind] = "move"
+
+    @property
+    def notation(self) -> str:
+        """``'3a'``, ``'36'``, ``'36v4'``: ``v`` only for a run into an empty column."""
+        text = self.source + self.target
+        return f"{text}v{self.count:x}" if self.to_empty and self.count > 1 else text
+
+    @classmethod
+    def from_text(cls, text: str) -> FreeCellMove:
+        """Read notation without a position: ``'36'`` reads as one card.
+
+        Onto a card, ``36`` means the run that fits there, which only the position knows:
+        :meth:`FreeCellPosition.parse_action` reads moves against the board.
+
+        >>> FreeCellMove.from_text("36v4")
+        FreeCellMove(source='3', target='6', count=4, to_empty=True)
+        """
+        source, target, count = _read_move(text)
+        return cls(source, target, count or 1, to_empty=(count or 1) > 1)
+
+    def __str__(self) -> str:
+        return self.notation
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCellPosition:
+    """A FreeCell board: 8 columns (top card first), 4 free cells, 4 foundation ranks.
+
+    Build positions with :func:`new_game`, :func:`parse` or :meth:`play`; the constructor
+    trusts its arguments (it is the solver's hot path), :func:`parse` checks them.
+    """
+
+    columns: tuple[tuple[Card, ...], ...]
+    cells: tuple[Card | None, ...] = (None,) * CELLS
+    foundations: tuple[int, ...] = (0,) * len(SUITS)
+
+    # -- reading the board -------------------------------------------------------------
+
+    def card_at(self, source: str) -> Card | None:
+        """The card that would move from ``source`` (``'3'`` or ``'b'``), if any."""
+        if source in _COLUMN_INDEX:
+            column = self.columns[_COLUMN_INDEX[source]]
+            return column[-1] if column else None
+        if source in _CELL_INDEX:
+            return self.cells[_CELL_INDEX[source]]
+        raise InvalidMoveError(f"not a column or free cell: {source!r} (1 … 8 or a … d)")
+
+    def foundation_card(self, suit: Suit) -> Card | None:
+        """The top card of ``suit``'s foundation, ``None`` while it is empty."""
+        rank = self.foundations[_SUIT_INDEX[suit]]
+        return Card(rank, suit) if rank else None
+
+    @property
+    def empty_cells(self) -> int:
+        return self.cells.count(None)
+
+    @property
+    def empty_columns(self) -> int:
+        return sum(not column for column in self.columns)
+
+    def movable_run_length(self, column: int) -> int:
+        """The length of the run at the bottom of column index ``column`` (0 … 7).
+
+        The whole run may not move at once: :meth:`max_run` says how many cards can.
+        """
+        return run_length(self.columns[column])
+
+    def run(self, column: int) -> tuple[Card, ...]:
+        """The run at the bottom of column index ``column``, top card first."""
+        cards = self.columns[column]
+        return cards[len(cards) - run_length(cards) :]
+
+    def max_run(self, to_empty: bool = False) -> int:
+        """The most cards one move carries onto a card, or ``to_empty`` into an empty column.
+
+        >>> new_game(1).max_run(), new_game(1).max_run(to_empty=True)
+        (5, 5)
+        """
+        return supermove_limit(self.empty_cells, self.empty_columns, to_empty=to_empty)
+
+    def can_go_home(self, card: Card) -> bool:
+        return self.foundations[_SUIT_INDEX[card.suit]] + 1 == card.rank
+
+    def is_safe(self, card: Card) -> bool:
+        """Whether ``card`` may go home without ever being missed (rank alone, see glossary)."""
+        if card.rank <= 2:
+            return True
+        clubs, diamonds, hearts, spades = self.foundations
+        lowest = min(clubs, spades) if card.suit in _RED else min(diamonds, hearts)
+        return lowest >= card.rank - 1
+
+    # -- listing moves -------------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[FreeCellMove, ...]:
+        """Every legal move, source by source: columns 1-8, then free cells a-d.
+
+        From each source: home first, then the empty free cells a-d, then the columns 1-8;
+        into an empty column every count from 1 to the limit (``36``, ``36v2``, …). A run
+        that is a whole column is not listed as a move into an empty column: it would only
+        change the column's place (:meth:`play` still allows it, the rules do).
+        """
+        moves: list[FreeCellMove] = []
+        limits = (self.max_run(), self.max_run(to_empty=True))
+        for index in range(COLUMNS):
+            self._column_moves(index, limits, moves)
+        for index in range(CELLS):
+            self._cell_moves(index, moves)
+        return tuple(moves)
+
+    def moves_from(self, source: str) -> tuple[FreeCellMove, ...]:
+        """The legal moves from ``source`` (``'3'`` or ``'b'``), in :meth:`legal_moves` order."""
+        moves: list[FreeCellMove] = []
+        if source in _COLUMN_INDEX:
+            limits = (self.max_run(), self.max_run(to_empty=True))
+            self._column_moves(_COLUMN_INDEX[source], limits, moves)
+        elif source in _CELL_INDEX:
+            self._cell_moves(_CELL_INDEX[source], moves)
+        else:
+            raise InvalidMoveError(f"not a column or free cell: {source!r} (1 … 8 or a … d)")
+        return tuple(moves)
+
+    def _column_moves(self, index: int, limits: tuple[int, int], moves: list[FreeCellMove]) -> None:
+        column = self.columns[index]
+        if not column:
+            return
+        source = COLUMN_NAMES[index]
+        card = column[-1]
+        if self.can_go_home(card):
+            moves.append(FreeCellMove(source, HOME))
+        for cell, occupant in zip(CELL_NAMES, self.cells, strict=True):
+            if occupant is None:
+                moves.append(FreeCellMove(source, cell))
+        run = run_length(column)
+        onto_card, to_empty = min(run, limits[0]), min(run, limits[1], len(column) - 1)
+        for target, cards in zip(COLUMN_NAMES, self.columns, strict=True):
+            if cards is column:
+                continue
+            if not cards:
+                for count in range(1, to_empty + 1):
+                    moves.append(FreeCellMove(source, target, count, to_empty=True))
+                continue
+            count = cards[-1].rank - card.rank
+            if 0 < count <= onto_card and fits(column[-count], cards[-1]):
+                moves.append(FreeCellMove(source, target, count))
+
+    def _cell_moves(self, index: int, moves: list[FreeCellMove]) -> None:
+        card = self.cells[index]
+        if card is None:
+            return
+        source = CELL_NAMES[index]
+        if self.can_go_home(card):
+            moves.append(FreeCellMove(source, HOME))
+        for target, cards in zip(COLUMN_NAMES, self.columns, strict=True):
+            if not cards:
+                moves.append(FreeCellMove(source, target, to_empty=True))
+            elif fits(card, cards[-1]):
+                moves.append(FreeCellMove(source, target))
+
+    def has_moves(self) -> bool:
+        return bool(self.legal_moves())
+
+    # -- reading and playing moves ---------------------------------------------------------
+
+    def parse_action(self, text: str) -> FreeCellMove:
+        """Read a move against this board, filling in how many cards it carries.
+
+        ``36`` onto a card is the run that fits there; into an empty column one card. A
+        count after ``v`` is taken as given and must be what moves (``36v1`` moves one card
+        into an empty column; onto a card it must be the fitting run's length). Raises
+        :class:`InvalidMoveError` for text that is no move, :class:`IllegalMoveError` for a
+        move the rules refuse here.
+        """
+        source, target, count = _read_move(text)
+        try:
+            return self._resolve(source, target, count)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(f"illegal move {text!r}: {error}") from None
+
+    def play(self, action: FreeCellMove) -> FreeCellPosition:
+        """The position after ``action``; raises :class:`IllegalMoveError` saying why not.
+
+        ``action`` must carry the count that moves (as :meth:`parse_action` and
+        :meth:`legal_moves` give it).
+        """
+        source, target, count = action.source, action.target, action.count
+        if source not in _SOURCES or target not in _TARGETS or source == target or count < 1:
+            raise InvalidMoveError(f"not a FreeCell move: {action!r}")
+        try:
+            self._resolve(source, target, count)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(f"illegal move {action.notation!r}: {error}") from None
+        return self._apply(source, target, count)
+
+    def _resolve(self, source: Source, target: Target, count: int | None) -> FreeCellMove:
+        """The legal move from ``source`` to ``target``; raise IllegalMoveError saying why not.
+
+        ``count`` is the number of cards asked for, ``None`` for what the notation implies.
+        """
+        if source in _CELL_INDEX and target in _CELL_INDEX:
+            raise IllegalMoveError("free cell to free cell is not a move")
+        card = self.card_at(source)
+        if card is None:
+            place = "column" if source in _COLUMN_INDEX else "free cell"
+            raise IllegalMoveError(f"{place} {source} is empty")
+        if count not in (None, 1) and (source not in _COLUMN_INDEX or target not in _COLUMN_INDEX):
+            raise IllegalMoveError("only one card moves to or from a free cell or home")
+        if target == HOME:
+            if not self.can_go_home(card):
+                raise IllegalMoveError(self._why_not_home(card))
+            return FreeCellMove(source, target)
+        if target in _CELL_INDEX:
+            occupant = self.cells[_CELL_INDEX[target]]
+            if occupant is not None:
+                raise IllegalMoveError(f"free cell {target} is full: {occupant} is there")
+            return FreeCellMove(source, target)
+        cards = self.columns[_COLUMN_INDEX[target]]
+        if source in _CELL_INDEX:
+            if cards and not fits(card, cards[-1]):
+                raise IllegalMoveError(self._why_no_fit(card, cards[-1]))
+            return FreeCellMove(source, target, to_empty=not cards)
+        return self._resolve_run(source, target, count)
+
+    def _resolve_run(self, source: Source, target: Target, count: int | None) -> FreeCellMove:
+        column, cards = self.columns[_COLUMN_INDEX[source]], self.columns[_COLUMN_INDEX[target]]
+        run = run_length(column)
+        if cards:
+            top = cards[-1]
+            fitting = top.rank - column[-1].rank
+            if not 0 < fitting <= run or not fits(column[-fitting], top):
+                if run == 1:
+                    raise IllegalMoveError(self._why_no_fit(column[-1], top))
+                names = " ".join(card.text for card in column[-run:])
+                raise IllegalMoveError(
+                    f"no card of column {source}'s run {names} goes on {top}: "
+                    f"{self._wanted_on(top)}"
+                )
+            if count is not None and count != fitting:
+                raise IllegalMoveError(
+                    f"{_plural(count, 'card')} from column {source} do not fit on {top}: "
+                    f"only the run of {fitting} from {column[-fitting]} does"
+                )
+            count = fitting
+        elif count is None:
+            count = 1
+        elif count > run:
+            raise IllegalMoveError(
+                f"column {source}'s run is {_plural(run, 'card')} long: "
+                f"{count} cards cannot move together"
+            )
+        limit = self.max_run(to_empty=not cards)
+        if count > limit:
+            raise IllegalMoveError(self._why_too_long(count, limit, target, to_empty=not cards))
+        return FreeCellMove(source, target, count, to_empty=not cards)
+
+    def _why_not_home(self, card: Card) -> str:
+        rank = self.foundations[_SUIT_INDEX[card.suit]]
+        return (
+            f"{card} cannot go home yet: the {SUIT_NAMES[card.suit]} foundation takes "
+            f"{Card(rank + 1, card.suit)} next"
+        )
+
+    def _why_no_fit(self, card: Card, onto: Card) -> str:
+        if card.rank == KING:
+            return f"{card} cannot go on {onto}: a king moves only into an empty column"
+        return f"{card} cannot go on {onto}: {self._wanted_on(onto)}"
+
+    @staticmethod
+    def _wanted_on(onto: Card) -> str:
+        if onto.rank == 1:
+            return f"nothing goes on an ace ({onto} can go home)"
+        colour = "black" if onto.is_red else "red"
+        return f"only a {colour} {RANK_NAMES[onto.rank - 1]} goes on {onto}"
+
+    def _why_too_long(self, count: int, limit: int, target: str, *, to_empty: bool) -> str:
+        cells = _plural(self.empty_cells, "empty free cell")
+        if to_empty:
+            where = f"into empty column {target}"
+            columns = _plural(self.empty_columns - 1, "other empty column")
+        else:
+            where = f"onto column {target}"
+            columns = _plural(self.empty_columns, "empty column")
+        return (
+            f"a run of {count} cards cannot move {where}: with {cells} and {columns} "
+            f"at most {_plural(limit, 'card')} move at once"
+        )
+
+    def _apply(self, source: Source, target: Target, count: int) -> FreeCellPosition:
+        columns = list(self.columns)
+        cells = list(self.cells)
+        moved: tuple[Card, ...]
+        if source in _COLUMN_INDEX:
+            index = _COLUMN_INDEX[source]
+            moved = columns[index][-count:]
+            columns[index] = columns[index][:-count]
+        else:
+            index = _CELL_INDEX[source]
+            moved = (cells[index],)  # type: ignore[assignment]  # _resolve saw a card
+            cells[index] = None
+        if target == HOME:
+            foundations = list(self.foundations)
+            foundations[_SUIT_INDEX[moved[0].suit]] += 1
+            return FreeCellPosition(tuple(columns), tuple(cells), tuple(foundations))
+        if target in _CELL_INDEX:
+            cells[_CELL_INDEX[target]] = moved[0]
+        else:
+            columns[_COLUMN_INDEX[target]] += moved
+        return FreeCellPosition(tuple(columns), tuple(cells), self.foundations)
+
+    # -- sending cards home ------------------------------------------------------------------
+
+    def _exposed(self) -> list[tuple[Source, Card]]:
+        """Every card that can move, columns 1-8 then free cells a-d."""
+        cards: list[tuple[Source, Card]] = [
+            (name, column[-1])
+            for name, column in zip(COLUMN_NAMES, self.columns, strict=True)
+            if column
+        ]
+        cards.extend(
+            (name, card) for name, card in zip(CELL_NAMES, self.cells, strict=True) if card
+        )
+        return cards
+
+    def _lowest_home_move(self, *, safe: bool) -> FreeCellMove | None:
+        best: tuple[int, Source] | None = None
+        for source, card in self._exposed():
+            if (
+                self.can_go_home(card)
+                and (not safe or self.is_safe(card))
+                and (best is None or card.rank < best[0])
+            ):
+                best = (card.rank, source)
+        return None if best is None else FreeCellMove(best[1], HOME)
+
+    def automatic_move(self) -> FreeCellMove | None:
+        """The next safe card home, if any: lowest rank first, then columns 1-8, cells a-d.
+
+        The service plays it (as an ``auto`` action) again and again after each move.
+        """
+        return self._lowest_home_move(safe=True)
+
+    def any_home_move(self) -> FreeCellMove | None:
+        """Any card that can go home now, safe or not, in :meth:`automatic_move`'s order."""
+        return self._lowest_home_move(safe=False)
+
+    def home_move(self, source: str) -> FreeCellMove | None:
+        """The card at ``source`` (``'3'`` or ``'b'``) to its foundation, if it can go."""
+        card = self.card_at(source)
+        if card is None or not self.can_go_home(card):
+            return None
+        return FreeCellMove(_SOURCES[source], HOME)
+
+    def quick_move(self, source: str) -> FreeCellMove | None:
+        """The double-click move of ``source``'s card: home, else the leftmost empty cell."""
+        home = self.home_move(source)
+        if home is not None or source in _CELL_INDEX or self.card_at(source) is None:
+            return home
+        for name, occupant in zip(CELL_NAMES, self.cells, strict=True):
+            if occupant is None:
+                return FreeCellMove(_SOURCES[source], name)
+        return None
+
+    # -- the end -------------------------------------------------------------------------
+
+    def is_won(self) -> bool:
+        return sum(self.foundations) == len(FULL_DECK)
+
+    def is_stuck(self) -> bool:
+        """No legal move at all (also true once the game is won)."""
+        return not self.has_moves()
+
+    def is_lost(self) -> bool:
+        """Never: FreeCell is only lost by giving up."""
+        return False
+
+    @property
+    def score(self) -> None:
+        """FreeCell has no score."""
+        return None
+
+    @property
+    def cards_left(self) -> int:
+        """Cards not on the foundations."""
+        return len(FULL_DECK) - sum(self.foundations)
+
+    # -- text ----------------------------------------------------------------------------
+
+    def to_text(self) -> str:
+        """The fc-solve board: headers only when foundations or free cells hold cards."""
+        lines = []
+        if any(self.foundations):
+            tokens = (
+                f"{suit}-{_rank_text(self.foundations[_SUIT_INDEX[suit]])}"
+                for suit in FOUNDATION_ORDER
+            )
+            lines.append("Foundations: " + " ".join(tokens))
+        if any(self.cells):
+            tokens = (EMPTY_CELL_TOKEN if card is None else card.text for card in self.cells)
+            lines.append("Freecells: " + " ".join(tokens))
+        lines.extend(
+            ": " + " ".join(card.text for card in column) if column else ":"
+            for column in self.columns
+        )
+        return "\n".join(lines) + "\n"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        return f"freecell.parse({self.to_text()!r})"
+
+
+# -- making positions --------------------------------------------------------------------
+
+
+def new_game(deal: int, variant: str = DEFAULT_VARIANT) -> FreeCellPosition:
+    """Microsoft deal ``deal``: the shuffled deck dealt across the columns, row after row."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown FreeCell variant {variant!r} (standard)")
+    cards = microsoft_deal(deal)
+    return FreeCellPosition(tuple(cards[column::COLUMNS] for column in range(COLUMNS)))
+
+
+def _read_card(token: str, where: str) -> Card:
+    try:
+        return Card.parse(token)
+    except InvalidCardError:
+        raise InvalidPositionError(f"{where}: not a card: {token!r}") from None
+
+
+def _read_foundations(tokens: list[str], where: str) -> list[int]:
+    foundations = [0] * len(SUITS)
+    seen: set[str] = set()
+    for token in tokens:
+        suit, dash, value = token.upper().partition("-")
+        if value.isdigit() and int(value) <= KING:
+            rank = int(value)
+        elif len(value) == 1 and value in RANK_LETTERS:
+            rank = RANK_LETTERS.index(value) + 1
+        else:
+            rank = -1
+        if suit not in _SUIT_INDEX or not dash or rank < 0:
+            raise InvalidPositionError(
+                f"{where}: not a foundation: {token!r} (expected e.g. 'H-A', 'S-0', 'D-T')"
+            )
+        if suit in seen:
+            name = SUIT_NAMES[SUITS[_SUIT_INDEX[suit]]]
+            raise InvalidPositionError(f"{where}: the {name} foundation twice")
+        seen.add(suit)
+        foundations[_SUIT_INDEX[suit]] = rank
+    return foundations
+
+
+def parse(text: str) -> FreeCellPosition:
+    """Read an fc-solve board; raise :class:`InvalidPositionError` naming what is wrong.
+
+    Column lines may start with ``:``; blank lines and ``#`` comments are skipped; fewer
+    than 8 column lines leave the last columns empty; the ``Foundations:`` (any suit order,
+    ranks as letters or numbers) and ``Freecells:`` (``-`` for empty; missing cells are
+    empty) lines may come anywhere, once each. Every card must be somewhere exactly once.
+
+    >>> parse(new_game(1).to_text()) == new_game(1)
+    True
+    """
+    columns: list[tuple[Card, ...]] = []
+    cells: list[Card | None] = [None] * CELLS
+    foundations: list[int] | None = None
+    seen_cells = False
+    places: dict[Card, str] = {}
+
+    def place(card: Card, where: str) -> None:
+        if card in places:
+            raise InvalidPositionError(f"duplicate card {card}: {places[card]} and {where}")
+        places[card] = where
+
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        key, colon, rest = line.partition(":")
+        key = key.strip().lower()
+        if colon and key == "foundations":
+            if foundations is not None:
+                raise InvalidPositionError(f"line {number}: a second Foundations line")
+            foundations = _read_foundations(rest.split(), f"line {number}")
+            for suit, rank in zip(SUITS, foundations, strict=True):
+                for home in range(1, rank + 1):
+                    place(Card(home, suit), f"on the {SUIT_NAMES[suit]} foundation")
+        elif colon and key == "freecells":
+            tokens = rest.split()
+            if len(tokens) > CELLS:
+                raise InvalidPositionError(
+                    f"line {number}: {len(tokens)} free cells, FreeCell has {CELLS}"
+                )
+            if seen_cells:
+                raise InvalidPositionError(f"line {number}: a second Freecells line")
+            seen_cells = True
+            for index, token in enumerate(tokens):
+                if token != EMPTY_CELL_TOKEN:
+                    where = f"free cell {CELL_NAMES[index]}"
+                    card = _read_card(token, f"line {number}: {where}")
+                    place(card, f"in {where}")
+                    cells[index] = card
+        elif colon and key:
+            raise InvalidPositionError(f"line {number}: unknown header {key!r}")
+        else:
+            column = len(columns) + 1
+            if column > COLUMNS:
+                raise InvalidPositionError(f"line {number}: a column too many, FreeCell has 8")
+            cards = tuple(
+                _read_card(token, f"line {number}: column {column}")
+                for token in (rest if colon else line).split()
+            )
+            for card in cards:
+                place(card, f"in column {column}")
+            columns.append(cards)
+    missing = [card.text for card in FULL_DECK if card not in places]
+    if missing:
+        raise InvalidPositionError(f"missing card(s): {' '.join(missing)}")
+    columns.extend(() for _ in range(COLUMNS - len(columns)))
+    return FreeCellPosition(tuple(columns), tuple(cells), tuple(foundations or (0,) * len(SUITS)))
+
+
+@dataclass(frozen=True)
+class FreeCellRules:
+    """The :class:`app.rules.protocol.Rules` value for FreeCell."""
+
+    kind: str = "freecell"
+    name: str = "FreeCell"
+    variants: tuple[str, ...] = VARIANTS
+    default_variant: str = DEFAULT_VARIANT
+    max_deal: int = MAX_DEAL
+
+    def new_game(self, deal: int, variant: str = DEFAULT_VARIANT) -> FreeCellPosition:
+        return new_game(deal, variant)
+
+    def parse(self, text: str) -> FreeCellPosition:
+        return parse(text)
+
+
+RULES: Final = FreeCellRules()

@@ -1,0 +1,59 @@
+"""A game's history of actions, and the position it leads to.
+
+History is append-only: an ``undo`` is an action too. The **effective** actions are what is
+left after every undo has taken back the last ``move`` or ``redeal`` together with the
+``auto`` moves that followed it; replaying them from the deal gives the position.
+
+>>> effective([("move", "6S A13"), ("move", "QS B9"), ("undo", "undo")])
+[('move', '6S A13')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from app.rules.protocol import ActionKind, IllegalMoveError, Position, Rules
+
+Entry = tuple[ActionKind, str]
+"""One action as stored: its kind and its notation."""
+
+ACTION_KINDS: Final[dict[str, ActionKind]] = {
+    kind: kind for kind in ("move", "auto", "redeal", "undo", "resign")
+}
+TAKEN_BACK_BY_UNDO: Final[frozenset[str]] = frozenset({"move", "redeal"})
+
+
+def entry(kind: str, notation: str) -> Entry:
+    """A stored row as an :data:`Entry`; raise ``ValueError`` for an unknown kind."""
+    try:
+        return ACTION_KINDS[kind], notation
+    except KeyError:
+        raise ValueError(f"unknown action kind {kind!r}") from None
+
+
+def effective(actions: Iterable[Entry]) -> list[Entry]:
+    """The actions still in force once every undo has been applied."""
+    stack: list[Entry] = []
+    for kind, notation in actions:
+        if kind == "undo":
+            while stack and stack[-1][0] == "auto":
+                stack.pop()
+            if not stack:
+                raise IllegalMoveError("nothing to undo")
+            stack.pop()
+        elif kind != "resign":
+            stack.append((kind, notation))
+    return stack
+
+
+def can_undo(actions: Iterable[Entry]) -> bool:
+    return any(kind in TAKEN_BACK_BY_UNDO for kind, _ in effective(actions))
+
+
+def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> Position:
+    """The position the history leads to, from the deal, through the engine."""
+    position = rules.new_game(deal, variant)
+    for _, notation in effective(actions):
+        position = position.play(position.parse_action(notation))
+    return position

@@ -1,0 +1,72 @@
+"""Storage: the database connection and its transactions.
+
+The web layer uses :class:`Database` only to open sessions; rows and queries stay behind
+the service (:mod:`app.games`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+__all__ = ["Database", "Session"]
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+class Database:
+    """One engine and two kinds of session: reads, and writes that take the lock first.
+
+    On SQLite every connection runs in WAL mode with ``synchronous=FULL`` and a busy
+    timeout, and a write transaction starts with ``BEGIN IMMEDIATE``, so writers queue for
+    the lock up front instead of failing half way with "database is locked".
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = make_url(url)
+        self.is_sqlite = self.url.get_backend_name() == "sqlite"
+        if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
+            Path(self.url.database).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=not self.is_sqlite)
+        if self.is_sqlite:
+            _configure_sqlite(self.engine)
+        writer = self.engine.execution_options(immediate=True)
+        self._reads = sessionmaker(self.engine, expire_on_commit=False)
+        self._writes = sessionmaker(writer, expire_on_commit=False)
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        with self._reads() as session:
+            yield session
+
+    @contextmanager
+    def write(self) -> Iterator[Session]:
+        """A transaction that commits when the block ends and rolls back on any error."""
+        with self._writes() as session, session.begin():
+            yield session
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event below decide how each transaction starts.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(connection: Any) -> None:
+        immediate = connection.get_execution_options().get("immediate", False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")

@@ -1,0 +1,44 @@
+"""The queries the service needs, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from app.store.models import GameRecord, MoveRecord, PlayerRecord
+
+
+def player(session: Session, player_id: str) -> PlayerRecord | None:
+    return session.get(PlayerRecord, player_id)
+
+
+def game(session: Session, game_id: str) -> GameRecord | None:
+    return session.get(GameRecord, game_id)
+
+
+def history(session: Session, game_id: str) -> Sequence[MoveRecord]:
+    return session.scalars(
+        select(MoveRecord).where(MoveRecord.game_id == game_id).order_by(MoveRecord.ply)
+    ).all()
+
+
+def unfinished_games(session: Session, player_id: str, limit: int) -> Sequence[GameRecord]:
+    return session.scalars(
+        select(GameRecord)
+        .where(GameRecord.player_id == player_id, GameRecord.status == "playing")
+        .order_by(GameRecord.last_action_at.desc())
+        .limit(limit)
+    ).all()
+
+
+def claim_version(session: Session, game_id: str, version: int, values: dict[str, object]) -> bool:
+    """Compare-and-set: update the game only if it is still at ``version``."""
+    result = session.execute(
+        update(GameRecord)
+        .where(GameRecord.id == game_id, GameRecord.version == version)
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(getattr(result, "rowcount", 0) == 1)

@@ -1,0 +1,34 @@
+"""The web layer: FastAPI routes that parse the request, call the service and render."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from itsdangerous import URLSafeSerializer
+from starlette.middleware.gzip import GZipMiddleware
+
+from app.config import ROOT, Settings, get_settings, secret_key
+from app.store import Database
+from app.web import errors
+from app.web.htmx import VaryOnHtmx
+from app.web.routes import games, home
+from app.web.templating import make_templates
+from app.web.timing import ServerTiming
+
+
+def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
+    """The site, on ``db`` (the one ``settings.database_url`` names by default)."""
+    settings = settings or get_settings()
+    app = FastAPI(title="Solitaire", docs_url=None, redoc_url=None)
+    app.state.settings = settings
+    app.state.db = db or Database(settings.database_url)
+    app.state.templates = make_templates()
+    app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
+    app.include_router(home.router)
+    app.include_router(games.router)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    errors.install(app)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(VaryOnHtmx)
+    app.add_middleware(ServerTiming)
+    return app

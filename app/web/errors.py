@@ -1,0 +1,55 @@
+"""Domain errors become HTTP answers here, and only here."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
+from starlette.exceptions import HTTPException
+
+from app import games
+from app.rules.protocol import IllegalMoveError, InvalidMoveError
+from app.web.pages import render, render_game
+
+
+class FormError(ValueError):
+    """A form field the site cannot read (a version that is not a number, say)."""
+
+
+def install(app: FastAPI) -> None:
+    @app.exception_handler(games.GameNotFound)
+    async def not_found(request: Request, error: games.GameNotFound) -> Response:
+        return render(request, "error.html", 404, title="Game not found", message=str(error))
+
+    @app.exception_handler(games.StaleVersion)
+    async def stale(request: Request, error: games.StaleVersion) -> Response:
+        message = "This game moved on in another tab or device: here is where it stands now."
+        return render_game(request, error.game, status_code=409, message=message)
+
+    async def refused(request: Request, error: Exception) -> Response:
+        game_id = request.path_params.get("game_id")
+        if game_id is None:
+            return render(request, "error.html", 422, title="Cannot do that", message=str(error))
+        game = games.load(db=request.app.state.db, game_id=game_id)
+        return render_game(request, game, status_code=422, message=_sentence(str(error)))
+
+    for error_class in (IllegalMoveError, InvalidMoveError, FormError, games.UnknownGameKind):
+        app.add_exception_handler(error_class, refused)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_form(request: Request, error: RequestValidationError) -> Response:
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem['loc'][1:]) or 'request'}: {problem['msg']}"
+            for problem in error.errors()
+        )
+        return render(request, "error.html", 422, title="Cannot read that form", message=problems)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, error: HTTPException) -> Response:
+        titles = {404: "Page not found", 405: "Method not allowed"}
+        title = titles.get(error.status_code, "Something went wrong")
+        return render(request, "error.html", error.status_code, title=title, message=error.detail)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -1,0 +1,42 @@
+"""The anonymous player: an id in a signed, HttpOnly, SameSite=Lax cookie."""
+
+from __future__ import annotations
+
+from typing import Annotated, Final
+
+from fastapi import Depends, Request, Response
+from itsdangerous import BadSignature, URLSafeSerializer
+
+COOKIE: Final = "player"
+COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
+
+
+def _signer(request: Request) -> URLSafeSerializer:
+    signer: URLSafeSerializer = request.app.state.cookie_signer
+    return signer
+
+
+def current_player(request: Request) -> str | None:
+    """The player id the cookie proves, or None (no cookie, or a forged one)."""
+    raw = request.cookies.get(COOKIE)
+    if not raw:
+        return None
+    try:
+        value = _signer(request).loads(raw)
+    except BadSignature:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def remember_player(request: Request, response: Response, player_id: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        _signer(request).dumps(player_id),
+        max_age=COOKIE_MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.secure_cookies,
+    )
+
+
+PlayerDep = Annotated[str | None, Depends(current_player)]

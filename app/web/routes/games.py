@@ -1,0 +1,83 @@
+"""A game's URLs: start, view, act, and its position and history as text."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+
+from app import games
+from app.web.deps import DatabaseDep
+from app.web.errors import FormError
+from app.web.htmx import is_htmx
+from app.web.pages import render_game
+from app.web.players import PlayerDep, remember_player
+
+router = APIRouter(prefix="/games")
+
+ShortField = Annotated[str, Form(max_length=64)]
+
+
+@router.post("", name="start_game")
+def start_game(
+    request: Request,
+    db: DatabaseDep,
+    player: PlayerDep,
+    kind: ShortField,
+    variant: ShortField = "",
+    deal: ShortField = "",
+) -> Response:
+    player_id = games.ensure_player(db=db, player_id=player)
+    game = games.start(
+        db=db,
+        player_id=player_id,
+        kind=kind.strip(),
+        variant=variant.strip() or None,
+        deal=_deal_number(deal),
+    )
+    response = RedirectResponse(request.url_for("game_page", game_id=game.id), status_code=303)
+    if player_id != player:
+        remember_player(request, response, player_id)
+    return response
+
+
+@router.get("/{game_id}", name="game_page")
+def game_page(request: Request, db: DatabaseDep, game_id: str, pick: str = "") -> Response:
+    return render_game(request, games.load(db=db, game_id=game_id), pick=pick or None)
+
+
+@router.post("/{game_id}/actions", name="game_action")
+def game_action(
+    request: Request, db: DatabaseDep, game_id: str, action: ShortField, version: ShortField
+) -> Response:
+    game = games.act(db=db, game_id=game_id, action=action, version=_version(version))
+    if is_htmx(request):
+        return render_game(request, game)
+    return RedirectResponse(request.url_for("game_page", game_id=game_id), status_code=303)
+
+
+@router.get("/{game_id}/position", name="game_position")
+def game_position(db: DatabaseDep, game_id: str) -> Response:
+    return PlainTextResponse(games.load(db=db, game_id=game_id).position.to_text())
+
+
+@router.get("/{game_id}/history", name="game_history")
+def game_history(db: DatabaseDep, game_id: str) -> Response:
+    lines = [entry.notation for entry in games.history(db=db, game_id=game_id)]
+    return PlainTextResponse("".join(f"{line}\n" for line in lines))
+
+
+def _deal_number(text: str) -> int | None:
+    text = text.strip().lstrip("#")
+    if not text:
+        return None
+    if not text.isdigit():
+        raise FormError(f"a deal number is a whole number, not {text!r}")
+    return int(text[:12])
+
+
+def _version(text: str) -> int:
+    if not text.strip().isdigit():
+        raise FormError(f"the form's version must be a number, not {text!r}: reload the page")
+    return int(text.strip()[:12])
