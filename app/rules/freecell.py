@@ -157,25 +157,36 @@ def _rank_text(rank: int) -> str:
     return RANK_LETTERS[rank - 1] if rank else "0"
 
 
+def _check_shape(source: str, target: str, count: int | None, shown: str) -> None:
+    """Raise :class:`InvalidMoveError` unless this is a FreeCell move on some board."""
+    if source not in _SOURCES or target not in _TARGETS:
+        raise InvalidMoveError(f"not a FreeCell move: {shown} ({_MOVE_EXAMPLES})")
+    if source == target:
+        raise InvalidMoveError(f"a card cannot move to where it is: {shown}")
+    if source in _CELL_INDEX and target in _CELL_INDEX:
+        raise InvalidMoveError(f"free cell to free cell is not a move: {shown}")
+    if count is None or count == 1:
+        return
+    if count < 1:
+        raise InvalidMoveError(f"a move carries at least one card: {shown}")
+    if source not in _COLUMN_INDEX or target not in _COLUMN_INDEX:
+        raise InvalidMoveError(f"only a column-to-column move carries several cards: {shown}")
+
+
 def _read_move(text: str) -> tuple[Source, Target, int | None]:
     """Split move text into source, target and the count after ``v`` (``None`` if none)."""
     token = text.strip().lower()
-    source, target = _SOURCES.get(token[:1]), _TARGETS.get(token[1:2])
-    suffix = token[2:]
-    if source is None or target is None or (suffix and not suffix.startswith("v")):
-        raise InvalidMoveError(f"not a FreeCell move: {text!r} ({_MOVE_EXAMPLES})")
-    if source == target:
-        raise InvalidMoveError(f"a card cannot move to where it is: {text!r}")
-    if source in _CELL_INDEX and target in _CELL_INDEX:
-        raise InvalidMoveError(f"free cell to free cell is not a move: {text!r}")
-    if not suffix:
-        return source, target, None
-    if source not in _COLUMN_INDEX or target not in _COLUMN_INDEX:
-        raise InvalidMoveError(f"only a column-to-column move has a card count: {text!r}")
-    digits = suffix[1:]
-    if not digits or not _HEX_DIGITS.issuperset(digits) or int(digits, 16) == 0:
-        raise InvalidMoveError(f"bad card count in {text!r}: 'v' takes a hex number from 1")
-    return source, target, int(digits, 16)
+    source, target, suffix = token[:1], token[1:2], token[2:]
+    count = None
+    if suffix:
+        digits = suffix[1:]
+        if suffix[0] != "v" or not digits or not _HEX_DIGITS.issuperset(digits):
+            raise InvalidMoveError(f"not a FreeCell move: {text!r} ({_MOVE_EXAMPLES})")
+        count = int(digits, 16)
+        if source not in _COLUMN_INDEX or target not in _COLUMN_INDEX:
+            raise InvalidMoveError(f"only a column-to-column move has a card count: {text!r}")
+    _check_shape(source, target, count, repr(text))
+    return _SOURCES[source], _TARGETS[target], count
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,7 +241,10 @@ class FreeCellPosition:
     # -- reading the board -------------------------------------------------------------
 
     def card_at(self, source: str) -> Card | None:
-        """The card that would move from ``source`` (``'3'`` or ``'b'``), if any."""
+        """The card that would move from ``source`` (``'3'`` or ``'b'``), if any.
+
+        Raises :class:`InvalidMoveError` for a name that is neither a column nor a free cell.
+        """
         if source in _COLUMN_INDEX:
             column = self.columns[_COLUMN_INDEX[source]]
             return column[-1] if column else None
@@ -275,7 +289,7 @@ class FreeCellPosition:
         return self.foundations[_SUIT_INDEX[card.suit]] + 1 == card.rank
 
     def is_safe(self, card: Card) -> bool:
-        """Whether ``card`` may go home without ever being missed (rank alone, see glossary)."""
+        """Whether no card in play could ever need ``card`` (see the glossary's **safe**)."""
         if card.rank <= 2:
             return True
         clubs, diamonds, hearts, spades = self.foundations
@@ -376,8 +390,7 @@ class FreeCellPosition:
         :meth:`legal_moves` give it).
         """
         source, target, count = action.source, action.target, action.count
-        if source not in _SOURCES or target not in _TARGETS or source == target or count < 1:
-            raise InvalidMoveError(f"not a FreeCell move: {action!r}")
+        _check_shape(source, target, count, repr(action))
         try:
             self._resolve(source, target, count)
         except IllegalMoveError as error:
@@ -389,14 +402,10 @@ class FreeCellPosition:
 
         ``count`` is the number of cards asked for, ``None`` for what the notation implies.
         """
-        if source in _CELL_INDEX and target in _CELL_INDEX:
-            raise IllegalMoveError("free cell to free cell is not a move")
         card = self.card_at(source)
         if card is None:
             place = "column" if source in _COLUMN_INDEX else "free cell"
             raise IllegalMoveError(f"{place} {source} is empty")
-        if count not in (None, 1) and (source not in _COLUMN_INDEX or target not in _COLUMN_INDEX):
-            raise IllegalMoveError("only one card moves to or from a free cell or home")
         if target == HOME:
             if not self.can_go_home(card):
                 raise IllegalMoveError(self._why_not_home(card))
@@ -429,7 +438,8 @@ class FreeCellPosition:
                 )
             if count is not None and count != fitting:
                 raise IllegalMoveError(
-                    f"{_plural(count, 'card')} from column {source} do not fit on {top}: "
+                    f"{_plural(count, 'card')} from column {source} "
+                    f"{'does' if count == 1 else 'do'} not fit on {top}: "
                     f"only the run of {fitting} from {column[-fitting]} does"
                 )
             count = fitting
@@ -474,7 +484,7 @@ class FreeCellPosition:
             columns = _plural(self.empty_columns, "empty column")
         return (
             f"a run of {count} cards cannot move {where}: with {cells} and {columns} "
-            f"at most {_plural(limit, 'card')} move at once"
+            f"at most {_plural(limit, 'card')} {'moves' if limit == 1 else 'move'} at once"
         )
 
     def _apply(self, source: Source, target: Target, count: int) -> FreeCellPosition:
@@ -487,8 +497,9 @@ class FreeCellPosition:
             columns[index] = columns[index][:-count]
         else:
             index = _CELL_INDEX[source]
-            moved = (cells[index],)  # type: ignore[assignment]  # _resolve saw a card
-            cells[index] = None
+            card = cells[index]
+            assert card is not None, "_resolve checked that the free cell holds a card"
+            moved, cells[index] = (card,), None
         if target == HOME:
             foundations = list(self.foundations)
             foundations[_SUIT_INDEX[moved[0].suit]] += 1

@@ -59,7 +59,9 @@ def montana_board(game: Game, pick: str | None = None) -> MontanaBoard:
     assert isinstance(position, MontanaPosition)
     playable = not game.is_over
     picked = picked_gap(position, pick) if playable else None
-    candidates = {move.card: move for move in position.moves_to(picked)} if picked else {}
+    candidates = {}
+    if picked is not None:
+        candidates = {move.card: move for move in position.moves_to(picked)}
     first_move: dict[Card, MontanaMove] = {}
     if playable:
         for move in position.legal_moves():
@@ -101,8 +103,6 @@ def _gap(
     if index % COLUMNS == 0:
         if index == picked:
             return MontanaCell(name, None, "picked", f"gap {name}: choose a 2", wants="2")
-        if not moves:
-            return MontanaCell(name, None, "dead", f"gap {name}: no 2 can move here", wants="2")
         if len(moves) == 1 or not playable:
             move = moves[0]
             label = f"gap {name}: wants {move.card.label}"

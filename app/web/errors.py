@@ -19,7 +19,8 @@ class FormError(ValueError):
 def install(app: FastAPI) -> None:
     @app.exception_handler(games.GameNotFound)
     async def not_found(request: Request, error: games.GameNotFound) -> Response:
-        return render(request, "error.html", 404, title="Game not found", message=str(error))
+        message = _sentence(str(error))
+        return render(request, "error.html", 404, title="Game not found", message=message)
 
     @app.exception_handler(games.StaleVersion)
     async def stale(request: Request, error: games.StaleVersion) -> Response:

@@ -1,0 +1,66 @@
+"""The ``solitaire`` command reads and writes the engine's notations."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.rules import montana
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_deal_montana_prints_the_position(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "deal", "montana", "1")
+    assert code == 0
+    assert out == montana.new_game(1).to_text()
+    assert out.splitlines()[3] == "JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S --"
+
+
+def test_deal_montana_easy(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "deal", "montana", "7", "--variant", "easy")
+    assert "Redeals-left: 4" in out
+
+
+def test_moves_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deal1.txt"
+    path.write_text(montana.new_game(1).grid_text())
+    code, out, _ = run(capsys, "moves", "montana", str(path))
+    assert code == 0
+    assert out == "6S A13\nQS B9\n5H C4\n"
+
+
+def test_moves_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(montana.new_game(1).redeal().to_text()))
+    _, out, _ = run(capsys, "moves", "montana", "-")
+    assert len(out.splitlines()) == 16
+
+
+def test_bad_input_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("JD JD\n")
+    code, _, err = run(capsys, "moves", "montana", str(path))
+    assert code == 2
+    assert "expected 4 rows" in err
+    code, _, err = run(capsys, "deal", "montana", "0")
+    assert code == 2
+    assert "deal number" in err
+
+
+def test_console_script_is_installed() -> None:
+    script = Path(sys.executable).parent / "solitaire"
+    result = subprocess.run(
+        [str(script), "deal", "montana", "2"], capture_output=True, text=True, check=True
+    )
+    assert result.stdout == montana.new_game(2).to_text()

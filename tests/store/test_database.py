@@ -1,0 +1,26 @@
+"""SQLite runs in WAL mode with a busy timeout, synchronous=FULL and immediate writes."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+
+from app.store import Database
+
+
+def test_sqlite_pragmas(db: Database) -> None:
+    with db.read() as session:
+        assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert session.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
+        assert session.execute(text("PRAGMA busy_timeout")).scalar() == 10_000
+        assert session.execute(text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def test_write_rolls_back_on_error(db: Database) -> None:
+    try:
+        with db.write() as session:
+            session.execute(text("INSERT INTO players (id, created_at) VALUES ('p', '2026-01-01')"))
+            raise RuntimeError("boom")
+    except RuntimeError:
+        pass
+    with db.read() as session:
+        assert session.execute(text("SELECT count(*) FROM players")).scalar() == 0

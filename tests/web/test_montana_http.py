@@ -1,0 +1,280 @@
+"""Every route, with and without htmx, and every error path (plain form posts too)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from app.rules import montana
+
+HX = {"HX-Request": "true"}
+
+
+def start(client: TestClient, deal: str = "1", variant: str = "expert") -> str:
+    response = client.post("/games", data={"kind": "montana", "variant": variant, "deal": deal})
+    assert response.status_code == 303
+    match = re.search(r"/games/([\w-]+)$", response.headers["location"])
+    assert match
+    return match.group(1)
+
+
+def act(client: TestClient, game_id: str, action: str, version: int, **headers: str):  # type: ignore[no-untyped-def]
+    return client.post(
+        f"/games/{game_id}/actions",
+        data={"action": action, "version": str(version)},
+        headers=headers,
+    )
+
+
+def position(client: TestClient, game_id: str) -> montana.MontanaPosition:
+    return montana.parse(client.get(f"/games/{game_id}/position").text)
+
+
+# -- home and start ------------------------------------------------------------------------
+
+
+def test_home_offers_montana(client: TestClient) -> None:
+    response = client.get("/")
+    assert response.status_code == 200
+    assert "Play Montana" in response.text
+    assert 'name="variant" value="easy"' in response.text
+    assert "HX-Request" in response.headers["vary"]
+
+
+def test_start_redirects_to_the_game_and_sets_a_safe_cookie(client: TestClient) -> None:
+    response = client.post("/games", data={"kind": "montana", "variant": "easy", "deal": "7"})
+    assert response.status_code == 303
+    cookie = response.headers["set-cookie"]
+    assert "HttpOnly" in cookie
+    assert "SameSite=lax" in cookie
+    page = client.get(response.headers["location"])
+    assert page.status_code == 200
+    assert "<title>Montana #7" in page.text
+    assert "Redeal (4 left)" in page.text
+
+
+def test_home_lists_my_unfinished_games(client: TestClient) -> None:
+    game_id = start(client, "123")
+    page = client.get("/")
+    assert f"/games/{game_id}" in page.text
+    assert "Montana #123" in page.text
+    other = TestClient(client.app, follow_redirects=False)
+    assert f"/games/{game_id}" not in other.get("/").text
+
+
+def test_a_forged_cookie_is_ignored(client: TestClient) -> None:
+    start(client)
+    client.cookies.set("player", "forged.value")
+    assert "Continue a game" not in client.get("/").text
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"kind": "chess"}, "unknown game"),
+        ({"kind": "montana", "variant": "hard"}, "no variant"),
+        ({"kind": "montana", "deal": "abc"}, "whole number"),
+        ({"kind": "montana", "deal": "0"}, "from 1 to 1,000,000"),
+        ({"kind": "montana", "deal": "99999999999999"}, "from 1 to 1,000,000"),
+        ({"kind": "montana", "deal": "-5"}, "whole number"),
+        ({}, "kind"),
+        ({"kind": "montana" * 20}, "kind"),
+    ],
+)
+def test_bad_start_forms_get_a_readable_422(
+    client: TestClient, form: dict[str, str], message: str
+) -> None:
+    response = client.post("/games", data=form)
+    assert response.status_code == 422
+    assert message in response.text
+    assert "<html" in response.text
+
+
+# -- the game page -------------------------------------------------------------------------
+
+
+def test_game_page_and_fragment(client: TestClient) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}")
+    assert page.status_code == 200
+    assert page.text.startswith("<!doctype html>")
+    assert 'id="game"' in page.text
+    fragment = client.get(f"/games/{game_id}", headers=HX)
+    assert fragment.status_code == 200
+    assert fragment.text.lstrip().startswith('<section id="game"')
+    assert "<html" not in fragment.text
+    assert "HX-Request" in fragment.headers["vary"]
+    restore = client.get(f"/games/{game_id}", headers={**HX, "HX-History-Restore-Request": "true"})
+    assert restore.text.startswith("<!doctype html>")
+
+
+def test_board_labels_say_what_each_cell_does(client: TestClient) -> None:
+    page = client.get(f"/games/{start(client)}").text
+    assert 'aria-label="6 of spades, move to A13"' in page
+    assert 'aria-label="gap A13: wants 6 of spades"' in page
+    assert 'aria-label="gap B10: dead, after a gap"' in page
+    assert 'aria-label="jack of diamonds"' in page
+    assert 'value="6S A13"' in page
+    assert page.count('name="version" value="0"') >= 3
+
+
+def test_every_form_works_without_javascript(client: TestClient) -> None:
+    """Plain posts answer 303 back to the game page, which shows the new position."""
+    game_id = start(client)
+    response = act(client, game_id, "5H C4", 0)
+    assert response.status_code == 303
+    assert response.headers["location"].endswith(f"/games/{game_id}")
+    page = client.get(response.headers["location"]).text
+    assert 'name="version" value="1"' in page
+    assert position(client, game_id).cells[montana.parse_cell("C4")] is not None
+
+
+def test_htmx_action_returns_the_board_fragment(client: TestClient) -> None:
+    game_id = start(client)
+    response = act(client, game_id, "5H C4", 0, **HX)
+    assert response.status_code == 200
+    assert response.text.lstrip().startswith('<section id="game"')
+    assert 'name="version" value="1"' in response.text
+    assert "server-timing" in response.headers
+
+
+def test_illegal_move_is_422_with_a_message_and_nothing_stored(client: TestClient) -> None:
+    game_id = start(client)
+    for headers in ({}, HX):
+        response = act(client, game_id, "7S A13", 0, **headers)
+        assert response.status_code == 422
+        assert "7S does not fit A13: only 6S follows 5S there." in response.text
+        assert 'role="alert"' in response.text
+    assert client.get(f"/games/{game_id}/history").text == ""
+    assert position(client, game_id) == montana.new_game(1)
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ("8X B7", "not a card"),
+        ("8C Z9", "not a cell"),
+        ("fly", "not a Montana move"),
+        ("undo", "Nothing to undo"),
+        ("", "action"),
+    ],
+)
+def test_malformed_actions_are_422(client: TestClient, action: str, message: str) -> None:
+    game_id = start(client)
+    response = act(client, game_id, action, 0, **HX)
+    assert response.status_code == 422
+    assert message.lower() in response.text.lower()
+    assert client.get(f"/games/{game_id}/history").text == ""
+
+
+@pytest.mark.parametrize("version", ["", "one", "-1", "1.5"])
+def test_unreadable_version_is_422(client: TestClient, version: str) -> None:
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/actions", data={"action": "5H C4", "version": version}, headers=HX
+    )
+    assert response.status_code == 422
+    assert client.get(f"/games/{game_id}/history").text == ""
+
+
+def test_stale_version_is_409_with_the_current_board(client: TestClient) -> None:
+    game_id = start(client)
+    assert act(client, game_id, "5H C4", 0).status_code == 303
+    for headers in ({}, HX):
+        response = act(client, game_id, "6S A13", 0, **headers)
+        assert response.status_code == 409
+        assert "moved on in another tab" in response.text
+        assert 'name="version" value="1"' in response.text
+    assert client.get(f"/games/{game_id}/history").text == "5H C4\n"
+
+
+def test_unknown_game_is_404_everywhere(client: TestClient) -> None:
+    for url in ("/games/nope", "/games/nope/position", "/games/nope/history"):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert "No game at this address" in response.text
+    assert act(client, "nope", "undo", 0).status_code == 404
+    assert act(client, "nope", "undo", 0, **HX).status_code == 404
+
+
+def test_undo_redeal_and_resign(client: TestClient) -> None:
+    game_id = start(client)
+    act(client, game_id, "5H C4", 0)
+    act(client, game_id, "redeal", 1)
+    page = act(client, game_id, "undo", 2, **HX).text
+    assert "Redeal (2 left)" in page
+    assert position(client, game_id) == montana.new_game(1).play(
+        montana.MontanaMove.from_text("5H C4")
+    )
+    end = act(client, game_id, "resign", 3, **HX)
+    assert end.status_code == 200
+    assert "You gave up" in end.text
+    assert 'value="resign"' not in end.text
+    again = act(client, game_id, "6S A13", 4, **HX)
+    assert again.status_code == 422
+    assert "given up" in again.text
+    assert client.get(f"/games/{game_id}/history").text == "5H C4\nredeal\nundo\nresign\n"
+
+
+def test_stuck_board_makes_redeal_the_next_step(client: TestClient) -> None:
+    game_id = start(client)
+    board = position(client, game_id)
+    version = 0
+    while board.has_moves():
+        act(client, game_id, board.legal_moves()[0].notation, version)
+        version += 1
+        board = position(client, game_id)
+    page = client.get(f"/games/{game_id}").text
+    assert "next-step" in page
+    assert "No card can move: redeal to go on." in page
+
+
+def test_choosing_a_two_for_a_column_one_gap(client: TestClient) -> None:
+    game_id = start(client)
+    act(client, game_id, "redeal", 0)
+    page = client.get(f"/games/{game_id}").text
+    assert 'href="http://testserver/games/' in page and "?pick=A1" in page
+    picking = client.get(f"/games/{game_id}?pick=A1", headers=HX).text
+    assert "Choose the 2 to put in A1" in picking
+    assert picking.count("cell candidate") == 4
+    assert 'value="2C A1"' in picking
+    assert client.get(f"/games/{game_id}?pick=Z9").status_code == 200
+
+
+def test_position_and_history_are_plain_text(client: TestClient) -> None:
+    game_id = start(client)
+    act(client, game_id, "5H C4", 0)
+    text = client.get(f"/games/{game_id}/position")
+    assert text.headers["content-type"].startswith("text/plain")
+    assert text.text.startswith("Deal: 1\nRedeals-left: 2\nRedeals-done: 0\n")
+    history = client.get(f"/games/{game_id}/history")
+    assert history.headers["content-type"].startswith("text/plain")
+    assert history.text == "5H C4\n"
+
+
+def test_resume_from_a_fresh_client_without_cookies(app: FastAPI, client: TestClient) -> None:
+    game_id = start(client)
+    act(client, game_id, "5H C4", 0)
+    with TestClient(app, follow_redirects=False) as elsewhere:
+        page = elsewhere.get(f"/games/{game_id}")
+        assert page.status_code == 200
+        assert 'name="version" value="1"' in page.text
+        assert act(elsewhere, game_id, "6S A13", 1).status_code == 303
+    assert client.get(f"/games/{game_id}/history").text == "5H C4\n6S A13\n"
+
+
+def test_markup_in_inputs_is_escaped(client: TestClient) -> None:
+    game_id = start(client)
+    response = act(client, game_id, "<script>alert(1)</script> A1", 0, **HX)
+    assert response.status_code == 422
+    assert "<script>alert" not in response.text
+    assert "&lt;script&gt;" in response.text
+
+
+def test_static_htmx_is_vendored(client: TestClient) -> None:
+    response = client.get("/static/vendor/htmx-2.0.11/htmx.min.js")
+    assert response.status_code == 200
+    assert "htmx" in response.text[:200]
