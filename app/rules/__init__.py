@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.rules import montana
+from app.rules import freecell, montana
 from app.rules.protocol import Rules
 
-GAMES: Final[dict[str, Rules]] = {montana.RULES.kind: montana.RULES}
+GAMES: Final[dict[str, Rules]] = {
+    montana.RULES.kind: montana.RULES,
+    freecell.RULES.kind: freecell.RULES,
+}
 
 
 def rules_for(kind: str) -> Rules:

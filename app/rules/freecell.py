@@ -93,6 +93,7 @@ from app.rules.cards import (
 )
 from app.rules.deals import microsoft_deal
 from app.rules.protocol import (
+    Action,
     ActionKind,
     IllegalMoveError,
     InvalidMoveError,
@@ -383,12 +384,14 @@ class FreeCellPosition:
         except IllegalMoveError as error:
             raise IllegalMoveError(f"illegal move {text!r}: {error}") from None
 
-    def play(self, action: FreeCellMove) -> FreeCellPosition:
+    def play(self, action: Action) -> FreeCellPosition:
         """The position after ``action``; raises :class:`IllegalMoveError` saying why not.
 
-        ``action`` must carry the count that moves (as :meth:`parse_action` and
-        :meth:`legal_moves` give it).
+        ``action`` must be a :class:`FreeCellMove` carrying the count that moves (as
+        :meth:`parse_action` and :meth:`legal_moves` give it).
         """
+        if not isinstance(action, FreeCellMove):
+            raise InvalidMoveError(f"not a FreeCell move: {action.notation!r}")
         source, target, count = action.source, action.target, action.count
         _check_shape(source, target, count, repr(action))
         try:
