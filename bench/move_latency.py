@@ -1,10 +1,12 @@
 """Server time and bytes per move: plays complete games through the ASGI app in-process.
 
-    .venv/bin/python bench/move_latency.py [--games 20] [--seed 1]
+    .venv/bin/python bench/move_latency.py [--games 20] [--seed 1] [--kind montana|freecell]
 
-Each game is started with POST /games and played to its end (won or lost) with htmx-style
-POST /games/{id}/actions requests: a simple player takes a move that puts a card in place
-when it can, any other move otherwise, and redeals when stuck. The server's own time comes
+Each game is started with POST /games and played to its end with htmx-style
+POST /games/{id}/actions requests. A simple player reads the position (GET …/position,
+not timed) and picks: in Montana a move that puts a card in place when it can, any other
+move otherwise, a redeal when stuck; in FreeCell a card home when it can, else a random
+move. A game still going after 400 actions is given up. The server's own time comes
 from the ``Server-Timing`` header the app sets on every response; bytes are the fragment
 as rendered and as sent (gzip).
 """
@@ -19,27 +21,49 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.config import Settings
-from app.rules import montana
+from app.rules import freecell, montana, rules_for
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
 
 HX = {"HX-Request": "true"}
+GAME_STATE = re.compile(r'data-version="(\d+)" data-status="(\w+)"')
 
 
-def choose(position: montana.MontanaPosition, rng: random.Random) -> str | None:
+def choose_montana(position: montana.MontanaPosition, rng: random.Random) -> str | None:
+    """Put a card in place when possible, else any move; redeal when stuck."""
     moves = position.legal_moves()
     if not moves:
         return "redeal" if position.can_redeal() else None
     scoring = [m for m in moves if position.play(m).score > position.score]
     return (scoring[0] if scoring else rng.choice(moves)).notation
+
+
+def choose_freecell(position: freecell.FreeCellPosition, rng: random.Random) -> str | None:
+    """Send a card home when possible, else a random move that is not into a free cell."""
+    moves = position.legal_moves()
+    if not moves:
+        return None
+    home = [m for m in moves if m.target == "h"]
+    useful = [m for m in moves if m.target not in freecell.CELL_NAMES] or list(moves)
+    return (home[0] if home else rng.choice(useful)).notation
+
+
+CHOOSERS: dict[str, Callable[[Any, random.Random], str | None]] = {
+    "montana": choose_montana,
+    "freecell": choose_freecell,
+}
+MAX_ACTIONS = 400
+"""A game the simple player has not finished by then is given up (that is an action too)."""
 
 
 def server_ms(response: httpx.Response) -> float:
@@ -49,35 +73,42 @@ def server_ms(response: httpx.Response) -> float:
 
 
 async def play_game(
-    client: httpx.AsyncClient, rng: random.Random, samples: dict[str, list[float]]
+    client: httpx.AsyncClient, kind: str, rng: random.Random, samples: dict[str, list[float]]
 ) -> str:
-    start = await client.post(
-        "/games", data={"kind": "montana", "deal": str(rng.randint(1, 10**6))}
-    )
-    game_url = start.headers["location"]
-    game_id = game_url.rsplit("/", 1)[1]
-    position = montana.parse((await client.get(f"/games/{game_id}/position")).text)
+    deal = str(rng.randint(1, 1_000_000))
+    start = await client.post("/games", data={"kind": kind, "deal": deal})
+    game_id = start.headers["location"].rsplit("/", 1)[1]
     version = 0
-    while True:
-        action = choose(position, rng)
-        if action is None:
-            break
-        began = time.perf_counter()
-        response = await client.post(
-            f"/games/{game_id}/actions",
-            data={"action": action, "version": str(version)},
-            headers=HX,
-        )
-        samples["client_ms"].append((time.perf_counter() - began) * 1000)
-        assert response.status_code == 200, response.text[:300]
-        samples["server_ms"].append(server_ms(response))
-        samples["bytes"].append(len(response.content))
-        samples["wire_bytes"].append(response.num_bytes_downloaded)
-        version += 1
-        position = position.play(position.parse_action(action))
-        if position.is_won() or position.is_lost():
-            return "won" if position.is_won() else "lost"
+    for _ in range(MAX_ACTIONS):
+        text = (await client.get(f"/games/{game_id}/position")).text
+        action = CHOOSERS[kind](rules_for(kind).parse(text), rng)
+        response = await timed_action(client, game_id, action or "resign", version, samples)
+        found = GAME_STATE.search(response.text)
+        assert found, response.text[:300]
+        version, status = int(found.group(1)), found.group(2)
+        if status != "playing" or action is None:
+            return status
+    await timed_action(client, game_id, "resign", version, samples)
     return "lost"
+
+
+async def timed_action(
+    client: httpx.AsyncClient,
+    game_id: str,
+    action: str,
+    version: int,
+    samples: dict[str, list[float]],
+) -> httpx.Response:
+    began = time.perf_counter()
+    response = await client.post(
+        f"/games/{game_id}/actions", data={"action": action, "version": str(version)}, headers=HX
+    )
+    samples["client_ms"].append((time.perf_counter() - began) * 1000)
+    assert response.status_code == 200, response.text[:300]
+    samples["server_ms"].append(server_ms(response))
+    samples["bytes"].append(len(response.content))
+    samples["wire_bytes"].append(response.num_bytes_downloaded)
+    return response
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -85,42 +116,43 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+async def bench(kind: str, games: int, seed: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/bench.db"
         upgrade(url)
         db = Database(url)
         app = create_app(Settings(database_url=url, secret_key="bench"), db)
-        transport = httpx.ASGITransport(app=app)
         samples: dict[str, list[float]] = {
             "server_ms": [],
             "client_ms": [],
             "bytes": [],
             "wire_bytes": [],
         }
-        results = []
-        rng = random.Random(args.seed)
+        rng = random.Random(seed)
+        transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-            for _ in range(args.games):
-                results.append(await play_game(client, rng, samples))
+            results = [await play_game(client, kind, rng, samples) for _ in range(games)]
         db.dispose()
-    server, client_ms = samples["server_ms"], samples["client_ms"]
-    print(f"Montana: {args.games} complete games ({results.count('won')} won), {len(server)} moves")
-    print(
-        f"server time per move: median {statistics.median(server):.2f} ms, p99 {percentile(server, 0.99):.2f} ms"
-    )
-    print(
-        f"in-process round trip: median {statistics.median(client_ms):.2f} ms, p99 {percentile(client_ms, 0.99):.2f} ms"
-    )
-    print(
-        f"fragment per move: {statistics.mean(samples['bytes']):,.0f} bytes rendered, "
-        f"{statistics.mean(samples['wire_bytes']):,.0f} bytes gzip on the wire"
-    )
+    name = rules_for(kind).name
+    won, actions = results.count("won"), len(samples["server_ms"])
+    print(f"{name}: {games} complete games ({won} won), {actions} actions")
+    for label, key in (("server time", "server_ms"), ("in-process round trip", "client_ms")):
+        values = samples[key]
+        median, p99 = statistics.median(values), percentile(values, 0.99)
+        print(f"  {label} per action: median {median:.2f} ms, p99 {p99:.2f} ms")
+    rendered, wire = statistics.mean(samples["bytes"]), statistics.mean(samples["wire_bytes"])
+    print(f"  fragment per action: {rendered:,.0f} bytes rendered, {wire:,.0f} bytes gzip")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kind", choices=["montana", "freecell", "all"], default="all")
+    args = parser.parse_args()
+    for kind in ("montana", "freecell") if args.kind == "all" else (args.kind,):
+        asyncio.run(bench(kind, args.games, args.seed))
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    main()
