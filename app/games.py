@@ -14,7 +14,13 @@ from typing import Final
 
 from app.rules import rules_for
 from app.rules.history import Entry, effective, entry, replay
-from app.rules.protocol import IllegalMoveError, Position, Rules
+from app.rules.protocol import (
+    HasFoundations,
+    IllegalMoveError,
+    InvalidMoveError,
+    Position,
+    Rules,
+)
 from app.store import Database, Session, queries
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
 
@@ -26,6 +32,8 @@ IDLE_CAP: Final = timedelta(seconds=60)
 from the game (a closed tab, a coffee) does not count."""
 UNFINISHED_SHOWN: Final = 20
 MAX_AUTO_MOVES: Final = 52
+ALL_HOME: Final = "all-home"
+"""The action that sends every card that can go home there (right-click on the table)."""
 
 
 class GameNotFound(LookupError):
@@ -112,9 +120,17 @@ def ensure_player(*, db: Database, player_id: str | None, now: datetime | None =
         return new_id
 
 
-def player_exists(*, db: Database, player_id: str) -> bool:
+def auto_moves(*, db: Database, player_id: str | None) -> bool:
+    """Whether safe cards go home by themselves for this player (on unless turned off)."""
     with db.read() as session:
-        return queries.player(session, player_id) is not None
+        return _wants_auto_moves(session, player_id)
+
+
+def set_auto_moves(*, db: Database, player_id: str, on: bool) -> None:
+    with db.write() as session:
+        player = queries.player(session, player_id)
+        if player is not None:
+            player.auto_moves = on
 
 
 # -- games ---------------------------------------------------------------------------------
@@ -163,6 +179,23 @@ def start(
     return _view(record, position)
 
 
+def restart(
+    *, db: Database, game_id: str, version: int, player_id: str, now: datetime | None = None
+) -> Game:
+    """Give up the game (if still in play) and deal the same deal again, from the start."""
+    current = load(db=db, game_id=game_id)
+    if not current.is_over:
+        act(db=db, game_id=game_id, action="resign", version=version, now=now)
+    return start(
+        db=db,
+        player_id=player_id,
+        kind=current.kind,
+        variant=current.variant,
+        deal=current.deal,
+        now=now,
+    )
+
+
 def load(*, db: Database, game_id: str) -> Game:
     with db.read() as session:
         return _view(_get(session, game_id))
@@ -188,10 +221,12 @@ def act(
     game_id: str,
     action: str,
     version: int,
-    auto_moves: bool = True,
+    player_id: str | None = None,
     now: datetime | None = None,
 ) -> Game:
     """Apply ``action`` (a move in notation, ``undo`` or ``resign``) made on ``version``.
+
+    Automatic moves follow a move unless the acting player (``player_id``) turned them off.
 
     Raises :class:`GameNotFound`, :class:`StaleVersion`, :class:`GameOver`, or the engine's
     ``InvalidMoveError`` / ``IllegalMoveError``; nothing is stored then.
@@ -202,7 +237,7 @@ def act(
         position = rules_for(record.kind).parse(record.position)
         if record.version != version:
             raise StaleVersion(_view(record, position))
-        entries, position, moves_count = _apply(session, record, position, action, auto_moves)
+        entries, position, moves_count = _apply(session, record, position, action, player_id)
         resigned = record.resigned or entries[0][0] == "resign"
         elapsed = min(max(now - record.last_action_at, timedelta(0)), IDLE_CAP)
         values: dict[str, object] = {
@@ -225,7 +260,7 @@ def act(
 
 
 def _apply(
-    session: Session, record: GameRecord, position: Position, action: str, auto_moves: bool
+    session: Session, record: GameRecord, position: Position, action: str, player_id: str | None
 ) -> tuple[list[Entry], Position, int]:
     """The history rows an action adds, the position after it and the new move count."""
     text = " ".join(action.split())
@@ -242,16 +277,40 @@ def _apply(
         return [("resign", "resign")], position, record.moves_count
     if record.status == "lost":
         raise GameOver("no moves are left: undo, or start a new game")
+    if text.lower() == ALL_HOME:
+        return _all_home(position, record.moves_count)
     move = position.parse_action(text)
     position = position.play(move)
     entries: list[Entry] = [(move.kind, move.notation)]
-    while auto_moves and len(entries) <= MAX_AUTO_MOVES:
-        automatic = position.automatic_move()
-        if automatic is None:
-            break
-        position = position.play(automatic)
-        entries.append(("auto", automatic.notation))
+    automatic = position.automatic_move()
+    if automatic is not None and _wants_auto_moves(session, player_id):
+        while automatic is not None and len(entries) <= MAX_AUTO_MOVES:
+            position = position.play(automatic)
+            entries.append(("auto", automatic.notation))
+            automatic = position.automatic_move()
     return entries, position, record.moves_count + 1
+
+
+def _wants_auto_moves(session: Session, player_id: str | None) -> bool:
+    player = queries.player(session, player_id) if player_id else None
+    return True if player is None else player.auto_moves
+
+
+def _all_home(position: Position, moves_count: int) -> tuple[list[Entry], Position, int]:
+    """Every card that can go home goes, again and again: one move and its follow-ups.
+
+    The first card home is the player's move and the rest are stored as automatic moves, so
+    one undo takes the whole sweep back.
+    """
+    if not isinstance(position, HasFoundations):
+        raise InvalidMoveError("this game has no foundations to send cards to")
+    entries: list[Entry] = []
+    while (move := position.any_home_move()) is not None:
+        entries.append(("auto" if entries else "move", move.notation))
+        position = position.play(move)
+    if not entries:
+        raise IllegalMoveError("no card can go home now")
+    return entries, position, moves_count + 1
 
 
 def _count_moves(entries: list[Entry]) -> int:

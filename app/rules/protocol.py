@@ -17,7 +17,7 @@ Action kinds, as the history stores them:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal, Protocol, Self
+from typing import Literal, Protocol, Self, runtime_checkable
 
 ActionKind = Literal["move", "auto", "redeal", "undo", "resign"]
 Outcome = Literal["won", "lost"]
@@ -104,3 +104,12 @@ class Rules(Protocol):
     def new_game(self, deal: int, variant: str) -> Position: ...
 
     def parse(self, text: str) -> Position: ...
+
+
+@runtime_checkable
+class HasFoundations(Protocol):
+    """A game whose cards go home to foundations (FreeCell), so "all home" means something."""
+
+    def any_home_move(self) -> Action | None:
+        """A card that may legally go home now, if any."""
+        ...

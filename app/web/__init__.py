@@ -12,6 +12,7 @@ from app.store import Database
 from app.web import errors
 from app.web.htmx import VaryOnHtmx
 from app.web.routes import games, home
+from app.web.routes import settings as settings_routes
 from app.web.templating import make_templates
 from app.web.timing import ServerTiming
 
@@ -26,6 +27,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.include_router(home.router)
     app.include_router(games.router)
+    app.include_router(settings_routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)

@@ -11,9 +11,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from app.games import Game
-from app.rules.cards import Card
+from app.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, Suit
+from app.rules.freecell import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
 from app.rules.montana import COLUMNS, ROWS, MontanaMove, MontanaPosition, cell_name, parse_cell
-from app.rules.protocol import InvalidMoveError
+from app.rules.protocol import IllegalMoveError, InvalidMoveError
+
+FOUNDATION_SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
+"""The foundations' order on screen, left to right."""
 
 CellState = Literal["in-place", "movable", "candidate", "idle", "open", "choose", "dead", "picked"]
 
@@ -117,3 +121,220 @@ def _gap(
     label = f"gap {name}: wants {wanted.label}"
     action = moves[0].notation if playable else None
     return MontanaCell(name, None, "open", label, action, wants=wanted.symbol)
+
+
+# -- FreeCell ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What the player picked up: ``count`` cards from ``source`` (``'3'`` or ``'b'``)."""
+
+    source: str
+    count: int
+
+    @property
+    def query(self) -> str:
+        return self.source if self.source in CELL_NAMES else f"{self.source}:{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCellCardView:
+    card: Card
+    label: str
+    select: str | None = None
+    """``?sel=`` value that picks this card and the run under it up."""
+    selected: bool = False
+    source: str = ""
+    count: int = 0
+    key: str = ""
+    """The key that picks this card up (the top of a column's run, a free cell's card)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCellPlace:
+    """A column, free cell or foundation: its cards and what a click on it does."""
+
+    name: str
+    key: str
+    label: str
+    cards: tuple[FreeCellCardView, ...]
+    action: str | None = None
+    """With a selection: the move a click here posts."""
+    select: str | None = None
+    """Without one: ``?sel=`` value that picks this place's movable cards up."""
+    quick: str | None = None
+    home: str | None = None
+    placeholder: str = ""
+
+    @property
+    def top(self) -> FreeCellCardView | None:
+        return self.cards[-1] if self.cards else None
+
+
+@dataclass(frozen=True, slots=True)
+class FreeCellBoard:
+    cells: tuple[FreeCellPlace, ...]
+    foundations: tuple[FreeCellPlace, ...]
+    columns: tuple[FreeCellPlace, ...]
+    selection: Selection | None
+    selection_label: str
+    max_to_empty: int
+    has_moves: bool
+    can_go_home: bool
+    auto_moves: bool
+
+
+def parse_selection(position: FreeCellPosition, text: str | None) -> Selection | None:
+    """Read ``?sel=3``, ``?sel=3:2`` or ``?sel=b``; None when it names nothing movable."""
+    if not text:
+        return None
+    source, _, count_text = text.strip().lower().partition(":")
+    if source in CELL_NAMES:
+        return Selection(source, 1) if position.card_at(source) is not None else None
+    if source not in COLUMN_NAMES:
+        return None
+    run = position.movable_run_length(COLUMN_NAMES.index(source))
+    if not count_text:
+        count = run
+    elif count_text.isdigit():
+        count = int(count_text)
+    else:
+        return None
+    return Selection(source, count) if 1 <= count <= run else None
+
+
+def destination(position: FreeCellPosition, selection: Selection, target: str) -> str | None:
+    """The move that takes the selection to ``target``, if the rules allow one.
+
+    Onto a card the run that fits moves; into an empty column the longest run allowed, up
+    to what was picked up; free cells and home take a single card.
+    """
+    source, count = selection.source, selection.count
+    if target == source:
+        return None
+    if target in COLUMN_NAMES and not position.columns[COLUMN_NAMES.index(target)]:
+        count = min(count, position.max_run(to_empty=True))
+        text = f"{source}{target}" + (f"v{count:x}" if count > 1 else "")
+    elif target in COLUMN_NAMES:
+        text = f"{source}{target}"
+    elif count != 1:
+        return None
+    else:
+        text = f"{source}{target}"
+    try:
+        return position.parse_action(text).notation
+    except IllegalMoveError:
+        return None
+
+
+def freecell_board(game: Game, pick: str | None = None, auto_moves: bool = True) -> FreeCellBoard:
+    position = game.position
+    assert isinstance(position, FreeCellPosition)
+    playable = not game.is_over
+    selection = parse_selection(position, pick) if playable else None
+
+    def action_to(target: str) -> str | None:
+        return destination(position, selection, target) if selection else None
+
+    def quick_and_home(source: str) -> tuple[str | None, str | None]:
+        if not playable:
+            return None, None
+        quick, home = position.quick_move(source), position.home_move(source)
+        return (quick.notation if quick else None, home.notation if home else None)
+
+    columns = []
+    for index, (name, cards) in enumerate(zip(COLUMN_NAMES, position.columns, strict=True)):
+        run = position.movable_run_length(index) if playable else 0
+        action = action_to(name)
+        views = []
+        for depth, card in enumerate(cards):
+            count = len(cards) - depth
+            movable = count <= run
+            chosen = bool(selection and selection.source == name and count <= selection.count)
+            views.append(
+                FreeCellCardView(
+                    card,
+                    card.label + (", selected" if chosen else ""),
+                    select=f"{name}:{count}" if movable else None,
+                    selected=chosen,
+                    source=name if movable else "",
+                    count=count if movable else 0,
+                    key=name if count == run and not action else "",
+                )
+            )
+        quick, home = quick_and_home(name)
+        exposed = f", {cards[-1].label} at the bottom" if cards else ", empty"
+        columns.append(
+            FreeCellPlace(
+                name,
+                name,
+                f"column {name}{exposed}",
+                tuple(views),
+                action=action,
+                select=name if run and not selection else None,
+                quick=quick,
+                home=home,
+            )
+        )
+    cells = []
+    for slot, occupant in zip(CELL_NAMES, position.cells, strict=True):
+        chosen = bool(selection and selection.source == slot)
+        held: tuple[FreeCellCardView, ...] = ()
+        if occupant is not None and playable:
+            label = occupant.label + (", selected" if chosen else "")
+            held = (FreeCellCardView(occupant, label, slot, chosen, slot, 1, slot),)
+        elif occupant is not None:
+            held = (FreeCellCardView(occupant, occupant.label),)
+        quick, home = quick_and_home(slot)
+        what = occupant.label if occupant else "empty"
+        cells.append(
+            FreeCellPlace(
+                slot,
+                slot,
+                f"free cell {slot}, {what}",
+                held,
+                action=action_to(slot),
+                select=slot if occupant and playable and not selection else None,
+                home=home,
+                quick=quick,
+            )
+        )
+    home_action = action_to(HOME)
+    foundations = []
+    for suit in FOUNDATION_SUITS:
+        top = position.foundation_card(suit)
+        what = f"up to {top.label}" if top else "empty"
+        foundations.append(
+            FreeCellPlace(
+                suit,
+                HOME,
+                f"{SUIT_NAMES[suit]} foundation, {what}",
+                (FreeCellCardView(top, top.label),) if top else (),
+                action=home_action,
+                placeholder=SUIT_SYMBOLS[suit],
+            )
+        )
+    return FreeCellBoard(
+        cells=tuple(cells),
+        foundations=tuple(foundations),
+        columns=tuple(columns),
+        selection=selection,
+        selection_label=_describe(position, selection),
+        max_to_empty=position.max_run(to_empty=True),
+        has_moves=position.has_moves(),
+        can_go_home=playable and position.any_home_move() is not None,
+        auto_moves=auto_moves,
+    )
+
+
+def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
+    """``'7♦'`` or ``'3 cards from 7♦'``: what the player is holding."""
+    if selection is None:
+        return ""
+    if selection.source in CELL_NAMES:
+        card = position.card_at(selection.source)
+    else:
+        card = position.columns[COLUMN_NAMES.index(selection.source)][-selection.count]
+    assert card is not None
+    return card.symbol if selection.count == 1 else f"{selection.count} cards from {card.symbol}"

@@ -7,9 +7,11 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
+from app import games
 from app.games import Game
-from app.web.boards import montana_board
+from app.web.boards import freecell_board, montana_board
 from app.web.htmx import is_htmx
+from app.web.players import current_player
 
 
 def render(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
@@ -20,9 +22,12 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
     return response
 
 
-def game_context(game: Game, pick: str | None = None, message: str | None = None) -> dict[str, Any]:
-    board = montana_board(game, pick) if game.kind == "montana" else None
-    return {"game": game, "board": board, "message": message}
+def board_for(request: Request, game: Game, pick: str | None) -> object:
+    """The view of the board the game's templates draw."""
+    if game.kind == "montana":
+        return montana_board(game, pick)
+    auto = games.auto_moves(db=request.app.state.db, player_id=current_player(request))
+    return freecell_board(game, pick, auto_moves=auto)
 
 
 def render_game(
@@ -35,4 +40,5 @@ def render_game(
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise."""
     template = "_game.html" if is_htmx(request) else "game.html"
-    return render(request, template, status_code, **game_context(game, pick, message))
+    board = board_for(request, game, pick)
+    return render(request, template, status_code, game=game, board=board, message=message)

@@ -1,23 +1,31 @@
-// Small enhancements htmx cannot do: keyboard play, focus kept across swaps, the play
-// timer and the copy-link button. The site works without this file.
+// Small enhancements htmx cannot do: keyboard play, focus kept across swaps, drag and
+// drop, double- and right-clicks, the play timer and the copy-link button. Every action
+// they take is one of the page's own forms or links, so the site works without this file.
 (() => {
   "use strict";
 
-  const KEYS = { u: "u", r: "r", n: "n", z: "u" };
+  const $ = (selector, root = document) => root.querySelector(selector);
+  const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 
-  function board() { return document.querySelector("#game .grid"); }
+  // -- posting a move the way the page's forms do ------------------------------------------
 
-  function cells() { return Array.from(document.querySelectorAll("#game [data-cell]")); }
-
-  // Roving focus: the board is one tab stop; arrow keys move across it.
-  function setupBoard() {
-    const all = cells();
-    if (!all.length) return;
-    const current = all.find((c) => c.dataset.cell === lastCell) || all[0];
-    all.forEach((c) => { c.tabIndex = c === current ? 0 : -1; });
+  function send(action) {
+    const form = $("#js-action");
+    if (!form || !action) return;
+    form.querySelector("[name=action]").value = action;
+    form.requestSubmit();
   }
 
+  // -- keyboard ----------------------------------------------------------------------------
+
   let lastCell = null;
+
+  function setupBoard() {
+    const cells = $$("#game [data-cell]");
+    if (!cells.length) return;
+    const current = cells.find((c) => c.dataset.cell === lastCell) || cells[0];
+    cells.forEach((c) => { c.tabIndex = c === current ? 0 : -1; });
+  }
 
   function moveFocus(from, key) {
     const name = from.dataset.cell;
@@ -30,7 +38,7 @@
     if (key === "ArrowDown") r = (row + 1) % 4;
     if (key === "Home") c = 1;
     if (key === "End") c = 13;
-    const target = document.querySelector(`#game [data-cell="${"ABCD"[r]}${c}"]`);
+    const target = $(`#game [data-cell="${"ABCD"[r]}${c}"]`);
     if (target) {
       from.tabIndex = -1;
       target.tabIndex = 0;
@@ -44,41 +52,44 @@
     return t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
   }
 
+  const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
+
   document.addEventListener("keydown", (event) => {
     if (typing(event) || event.altKey) return;
-    const onCell = event.target instanceof HTMLElement && event.target.dataset.cell;
-    if (onCell && ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"].includes(event.key)) {
+    const t = event.target instanceof HTMLElement ? event.target : null;
+    if (t && t.dataset.cell && ARROWS.includes(event.key)) {
       event.preventDefault();
-      moveFocus(event.target, event.key);
+      moveFocus(t, event.key);
       return;
     }
-    if (onCell && event.key === " " && event.target.tagName === "A") {
+    if (t && t.tagName === "A" && event.key === " " && t.closest("#game")) {
       event.preventDefault();
-      event.target.click();
+      t.click();
       return;
     }
     if (event.key === "?") {
-      const help = document.getElementById("help");
-      if (help) { help.open = !help.open; if (help.open) help.querySelector("summary").focus(); }
+      const help = $("#help");
+      if (help) { help.open = !help.open; if (help.open) $("summary", help).focus(); }
       event.preventDefault();
       return;
     }
     if (event.key === "Escape") {
-      const cancel = document.querySelector("#game [data-cancel]");
+      const help = $("#help");
+      if (help && help.open) { help.open = false; return; }
+      const cancel = $("#game [data-cancel]");
       if (cancel) { cancel.click(); event.preventDefault(); }
-      const help = document.getElementById("help");
-      if (help && help.open) help.open = false;
       return;
     }
-    const key = event.key.toLowerCase();
-    if ((event.ctrlKey || event.metaKey) && key !== "z") return;
-    if (!(event.ctrlKey || event.metaKey) && key === "z") return;
-    const shortcut = KEYS[key];
-    if (!shortcut) return;
-    const button = document.querySelector(`#game [data-key="${shortcut}"]`);
-    if (button && !button.disabled) {
+    let key = event.key.toLowerCase();
+    if (event.ctrlKey || event.metaKey) {
+      if (key !== "z") return;
+      key = "u";
+    }
+    if (key.length !== 1) return;
+    const target = $(`#game [data-key="${CSS.escape(key)}"]`);
+    if (target && !target.disabled) {
       event.preventDefault();
-      button.click();
+      target.click();
     }
   });
 
@@ -96,29 +107,153 @@
   document.addEventListener("htmx:afterSettle", () => {
     setup();
     if (boardHadFocus && lastCell) {
-      const target = document.querySelector(`#game [data-cell="${lastCell}"]`);
+      const target = $(`#game [data-cell="${lastCell}"]`);
       if (target) target.focus();
     }
   });
 
-  // Play time: the server's figure is the truth; between actions count up for at most the
+  // -- FreeCell: drag and drop (mouse and touch), double-click, right-click -----------------
+
+  let drag = null;
+  let swallowClick = false;
+
+  function dropNotation(src, count, place) {
+    const dst = place.dataset.drop;
+    if (!dst || dst === src) return null;
+    const isCell = (name) => "abcd".includes(name);
+    if (dst === "h" || isCell(dst)) return count === 1 && !(isCell(src) && isCell(dst)) ? src + dst : null;
+    if (place.hasAttribute("data-empty")) {
+      const max = parseInt($("#board").dataset.maxToEmpty || "1", 10);
+      const n = Math.max(1, Math.min(count, max));
+      return src + dst + (n > 1 ? "v" + n.toString(16) : "");
+    }
+    return src + dst;
+  }
+
+  function ghostOf(card, count) {
+    const ghost = document.createElement("div");
+    ghost.className = "fc-ghost";
+    const first = card.getBoundingClientRect();
+    let node = card;
+    for (let i = 0; i < count && node; i++, node = node.nextElementSibling) {
+      const rect = node.getBoundingClientRect();
+      const copy = node.cloneNode(true);
+      copy.style.position = "absolute";
+      copy.style.margin = "0";
+      copy.style.left = "0";
+      copy.style.top = `${rect.top - first.top}px`;
+      copy.style.width = `${rect.width}px`;
+      copy.style.height = `${rect.height}px`;
+      ghost.appendChild(copy);
+    }
+    document.body.appendChild(ghost);
+    return { ghost, left: first.left, top: first.top };
+  }
+
+  function dropPlaceAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    return hit ? hit.closest("#board [data-drop]") : null;
+  }
+
+  function clearHover() { $$(".fc-drop-hover").forEach((el) => el.classList.remove("fc-drop-hover")); }
+
+  document.addEventListener("pointerdown", (event) => {
+    if (event.button !== 0) return;
+    const card = event.target instanceof Element ? event.target.closest("#board [data-src]") : null;
+    if (!card || !card.dataset.src) return;
+    drag = { card, src: card.dataset.src, count: parseInt(card.dataset.count, 10) || 1, x: event.clientX, y: event.clientY, moved: null };
+  });
+
+  document.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    if (!drag.moved) {
+      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+      drag.moved = ghostOf(drag.card, drag.count);
+    }
+    const g = drag.moved;
+    g.ghost.style.left = `${g.left + event.clientX - drag.x}px`;
+    g.ghost.style.top = `${g.top + event.clientY - drag.y}px`;
+    clearHover();
+    const place = dropPlaceAt(event.clientX, event.clientY);
+    if (place && dropNotation(drag.src, drag.count, place)) place.classList.add("fc-drop-hover");
+    event.preventDefault();
+  });
+
+  function endDrag(event, drop) {
+    if (!drag) return;
+    const d = drag;
+    drag = null;
+    if (!d.moved) return;
+    d.moved.ghost.remove();
+    clearHover();
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+    if (!drop) return;
+    const place = dropPlaceAt(event.clientX, event.clientY);
+    if (place) send(dropNotation(d.src, d.count, place));
+  }
+  document.addEventListener("pointerup", (event) => endDrag(event, true));
+  document.addEventListener("pointercancel", (event) => endDrag(event, false));
+
+  // A click on a card picks it up; a double-click sends it home (or to a free cell). The
+  // pick-up waits a moment for a possible second click, only where a double-click can act.
+  let pending = null;
+  document.addEventListener("click", (event) => {
+    const card = event.target instanceof Element ? event.target.closest("#board a.fc-card") : null;
+    if (swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
+    if (!card || event.detail === 0) return;
+    const place = card.closest("[data-quick]");
+    const exposed = place && !card.nextElementSibling;
+    if (!exposed) return;
+    event.preventDefault();
+    event.stopPropagation();
+    if (pending && pending.card === card) {
+      clearTimeout(pending.timer);
+      pending = null;
+      send(place.dataset.quick);
+      return;
+    }
+    if (pending) clearTimeout(pending.timer);
+    const href = card.getAttribute("href");
+    pending = {
+      card,
+      timer: setTimeout(() => {
+        pending = null;
+        window.htmx.ajax("GET", href, { target: "#game", swap: "outerHTML" });
+      }, 230),
+    };
+  }, true);
+
+  document.addEventListener("contextmenu", (event) => {
+    const board = event.target instanceof Element ? event.target.closest("#board.fc-board") : null;
+    if (!board) return;
+    event.preventDefault();
+    const card = event.target.closest(".fc-card");
+    const place = event.target.closest("[data-drop]");
+    if (card && place && place.dataset.drop !== "h") {
+      if (!card.nextElementSibling) send(place.dataset.home || `${place.dataset.drop}h`);
+      return;
+    }
+    if (!card && board.dataset.canGoHome === "true") send("all-home");
+  });
+
+  // -- play time: the server's figure is the truth; between actions count up for at most the
   // same idle cap the server applies (60 s), then wait for the next action.
   const IDLE_CAP_MS = 60000;
   let timerStart = 0;
   function tick() {
-    const time = document.querySelector("#game time[data-play-ms]");
+    const time = $("#game time[data-play-ms]");
     if (!time || time.dataset.running !== "true") return;
     const base = parseInt(time.dataset.playMs, 10);
-    const extra = Math.min(Date.now() - timerStart, IDLE_CAP_MS);
-    const total = Math.floor((base + extra) / 1000);
+    const total = Math.floor((base + Math.min(Date.now() - timerStart, IDLE_CAP_MS)) / 1000);
     const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
     time.textContent = (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(s).padStart(2, "0")}`;
   }
   setInterval(tick, 1000);
 
   function setupCopy() {
-    document.querySelectorAll("[data-copy]").forEach((button) => {
-      const field = document.querySelector(button.dataset.copy);
+    $$("[data-copy]").forEach((button) => {
+      const field = $(button.dataset.copy);
       if (!field) return;
       field.value = new URL(field.value, location.href).href;
       button.hidden = false;

@@ -43,18 +43,41 @@ def start_game(
 
 
 @router.get("/{game_id}", name="game_page")
-def game_page(request: Request, db: DatabaseDep, game_id: str, pick: str = "") -> Response:
-    return render_game(request, games.load(db=db, game_id=game_id), pick=pick or None)
+def game_page(
+    request: Request, db: DatabaseDep, game_id: str, pick: str = "", sel: str = ""
+) -> Response:
+    """The game; ``pick`` (Montana: a column-1 gap) or ``sel`` (FreeCell: cards held) is
+    what the player is choosing, a state of the page, never stored."""
+    game = games.load(db=db, game_id=game_id)
+    return render_game(request, game, pick=(pick or sel)[:16] or None)
 
 
 @router.post("/{game_id}/actions", name="game_action")
 def game_action(
-    request: Request, db: DatabaseDep, game_id: str, action: ShortField, version: ShortField
+    request: Request,
+    db: DatabaseDep,
+    player: PlayerDep,
+    game_id: str,
+    action: ShortField,
+    version: ShortField,
 ) -> Response:
-    game = games.act(db=db, game_id=game_id, action=action, version=_version(version))
+    number = _version(version)
+    game = games.act(db=db, game_id=game_id, action=action, version=number, player_id=player)
     if is_htmx(request):
         return render_game(request, game)
     return RedirectResponse(request.url_for("game_page", game_id=game_id), status_code=303)
+
+
+@router.post("/{game_id}/restart", name="restart_game")
+def restart_game(
+    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
+) -> Response:
+    player_id = games.ensure_player(db=db, player_id=player)
+    game = games.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
+    response = RedirectResponse(request.url_for("game_page", game_id=game.id), status_code=303)
+    if player_id != player:
+        remember_player(request, response, player_id)
+    return response
 
 
 @router.get("/{game_id}/position", name="game_position")

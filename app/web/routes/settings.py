@@ -1,0 +1,35 @@
+"""The player's settings, remembered per player."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from fastapi.responses import RedirectResponse, Response
+
+from app import games
+from app.web.deps import DatabaseDep
+from app.web.errors import FormError
+from app.web.players import PlayerDep, remember_player
+
+router = APIRouter()
+
+
+@router.post("/settings", name="save_settings")
+def save_settings(
+    request: Request,
+    db: DatabaseDep,
+    player: PlayerDep,
+    auto_moves: Annotated[str, Form(max_length=8)],
+    next: Annotated[str, Form(max_length=200)] = "/",
+) -> Response:
+    if auto_moves not in ("on", "off"):
+        raise FormError(f"auto_moves is 'on' or 'off', not {auto_moves!r}")
+    player_id = games.ensure_player(db=db, player_id=player)
+    games.set_auto_moves(db=db, player_id=player_id, on=auto_moves == "on")
+    # Only a path on this site: never redirect elsewhere.
+    target = next if next.startswith("/") and not next.startswith("//") else "/"
+    response = RedirectResponse(target, status_code=303)
+    if player_id != player:
+        remember_player(request, response, player_id)
+    return response
