@@ -1,0 +1,215 @@
+"""FreeCell through HTTP: start, select, move, automatic moves, all home, settings, restart."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.rules import freecell
+
+HX = {"HX-Request": "true"}
+
+# Two cards from a win: 7 moves left for the player would be many; this needs one move and
+# then automatic moves finish the game.
+ALMOST_WON = """\
+Foundations: H-K C-K D-Q S-Q
+: KD
+: KS
+:
+:
+:
+:
+:
+:
+"""
+
+
+def start(client: TestClient, deal: str = "1") -> str:
+    response = client.post("/games", data={"kind": "freecell", "deal": deal})
+    assert response.status_code == 303
+    match = re.search(r"/games/([\w-]+)$", response.headers["location"])
+    assert match
+    return match.group(1)
+
+
+def act(client: TestClient, game_id: str, action: str, version: int, **headers: str):  # type: ignore[no-untyped-def]
+    return client.post(
+        f"/games/{game_id}/actions",
+        data={"action": action, "version": str(version)},
+        headers=headers,
+    )
+
+
+def position(client: TestClient, game_id: str) -> freecell.FreeCellPosition:
+    return freecell.parse(client.get(f"/games/{game_id}/position").text)
+
+
+def history(client: TestClient, game_id: str) -> list[str]:
+    return client.get(f"/games/{game_id}/history").text.splitlines()
+
+
+def test_home_offers_freecell(client: TestClient) -> None:
+    assert "Play FreeCell" in client.get("/").text
+
+
+def test_deal_1_page_title_and_layout(client: TestClient) -> None:
+    game_id = start(client, "1")
+    page = client.get(f"/games/{game_id}").text
+    assert "<title>FreeCell #1 " in page
+    assert client.get(f"/games/{game_id}/position").text == freecell.new_game(1).to_text()
+    assert 'aria-label="column 1, 6 of spades at the bottom"' in page
+    assert "Cards left" in page
+
+
+def test_deal_11982(client: TestClient) -> None:
+    game_id = start(client, "11982")
+    assert "FreeCell #11982" in client.get(f"/games/{game_id}").text
+    assert position(client, game_id) == freecell.new_game(11982)
+
+
+def test_selecting_marks_the_run_and_the_destinations(client: TestClient) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}?sel=5", headers=HX).text
+    assert "Holding 6♣" in page
+    assert page.count("fc-card black selected") == 1
+    for cell in "abcd":
+        assert f'value="5{cell}"' in page
+    assert 'value="5h"' not in page
+    # Selection is a state of the page: nothing is stored.
+    assert history(client, game_id) == []
+
+
+@pytest.mark.parametrize("sel", ["9", "5:3", "a", "zz", "5:x"])
+def test_a_selection_of_nothing_is_ignored(client: TestClient, sel: str) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}?sel={sel}", headers=HX)
+    assert page.status_code == 200
+    assert "Holding" not in page.text
+
+
+def test_move_to_a_free_cell_without_javascript(client: TestClient) -> None:
+    game_id = start(client)
+    response = act(client, game_id, "8a", 0)
+    assert response.status_code == 303
+    after = position(client, game_id)
+    assert after.cells[0] is not None
+    assert after.cells[0].text == "TC"
+    assert history(client, game_id) == ["8a"]
+
+
+def test_automatic_moves_follow_and_one_undo_takes_them_back(client: TestClient) -> None:
+    game_id = start(client)
+    # Deal #1, column 6 is 7H QC AS AC 2C 3D: with 3D and 2C in free cells, AC, 2C and AS
+    # go home by themselves, lowest rank first.
+    act(client, game_id, "6a", 0)
+    act(client, game_id, "6b", 1)
+    rows = history(client, game_id)
+    assert rows == ["6a", "6b", "6h", "6h", "bh"]
+    assert position(client, game_id).foundations == (2, 0, 0, 1)
+    page = act(client, game_id, "undo", len(rows), **HX)
+    assert page.status_code == 200
+    assert position(client, game_id) == freecell.new_game(1).play(freecell.FreeCellMove("6", "a"))
+
+
+def test_auto_home_can_be_switched_off_per_player(client: TestClient) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}").text
+    assert "Auto home: on" in page
+    response = client.post("/settings", data={"auto_moves": "off", "next": f"/games/{game_id}"})
+    assert response.status_code == 303
+    assert response.headers["location"] == f"/games/{game_id}"
+    assert "Auto home: off" in client.get(f"/games/{game_id}").text
+    act(client, game_id, "6a", 0)
+    act(client, game_id, "6b", 1)
+    assert history(client, game_id) == ["6a", "6b"]
+    assert "All home" in client.get(f"/games/{game_id}").text
+    act(client, game_id, "all-home", 2)
+    rows = history(client, game_id)
+    assert rows == ["6a", "6b", "6h", "6h", "bh"]
+    act(client, game_id, "undo", len(rows))
+    assert history(client, game_id)[-1] == "undo"
+    assert position(client, game_id).foundations == (0, 0, 0, 0)
+
+
+def test_settings_refuse_other_sites_and_bad_values(client: TestClient) -> None:
+    response = client.post("/settings", data={"auto_moves": "off", "next": "//evil.example/"})
+    assert response.headers["location"] == "/"
+    assert client.post("/settings", data={"auto_moves": "maybe"}).status_code == 422
+
+
+def test_illegal_and_too_long_moves_are_422(client: TestClient) -> None:
+    game_id = start(client)
+    response = act(client, game_id, "12", 0, **HX)
+    assert response.status_code == 422
+    assert "illegal move" in response.text.lower()
+    response = act(client, game_id, "ab", 0, **HX)
+    assert response.status_code == 422
+    response = act(client, game_id, "all-home", 0, **HX)
+    assert response.status_code == 422
+    assert "No card can go home now" in response.text
+    assert history(client, game_id) == []
+
+
+def test_the_supermove_limit_is_explained(client: TestClient) -> None:
+    game_id = start(client)
+    _force(
+        client,
+        game_id,
+        """\
+Foundations: H-8 C-8 D-8 S-8
+Freecells: KS QH JS TH
+: QS JH TS 9H
+: KH
+: 9S
+: 9C TC
+: JC QC
+: KC 9D
+: TD JD
+: QD KD
+""",
+    )
+    response = act(client, game_id, "12", 0, **HX)
+    assert response.status_code == 422
+    assert (
+        "a run of 4 cards cannot move onto column 2: with no empty free cells and no empty "
+        "columns at most 1 card moves at once"
+    ) in response.text
+
+
+def test_a_win_ends_the_game(client: TestClient) -> None:
+    game_id = start(client)
+    _force(client, game_id, ALMOST_WON)
+    page = act(client, game_id, "1h", 0, **HX).text
+    assert "You won FreeCell #1 in" in page
+    assert history(client, game_id) == ["1h", "2h"]
+    assert position(client, game_id).is_won()
+
+
+def test_give_up_records_the_cards_left(client: TestClient) -> None:
+    game_id = start(client)
+    page = act(client, game_id, "resign", 0, **HX).text
+    assert "You gave up" in page
+    assert "52 cards left" in page
+
+
+def test_restart_gives_up_and_deals_again(client: TestClient) -> None:
+    game_id = start(client, "617")
+    act(client, game_id, "1a", 0)
+    response = client.post(f"/games/{game_id}/restart", data={"version": "1"})
+    assert response.status_code == 303
+    new_id = response.headers["location"].rsplit("/", 1)[1]
+    assert new_id != game_id
+    assert position(client, new_id) == freecell.new_game(617)
+    assert history(client, game_id)[-1] == "resign"
+
+
+def _force(client: TestClient, game_id: str, text: str) -> None:
+    """Put a constructed position in place (tests only: the service never does this)."""
+    from sqlalchemy import update
+
+    from app.store.models import GameRecord
+
+    with client.app.state.db.write() as session:  # type: ignore[attr-defined]
+        session.execute(update(GameRecord).where(GameRecord.id == game_id).values(position=text))
