@@ -69,7 +69,8 @@ class GameRecord(Base):
     __tablename__ = "games"
     __table_args__ = (
         Index("ix_games_player_status", "player_id", "status", "last_action_at"),
-        Index("ix_games_kind_variant_status", "kind", "variant", "status"),
+        Index("ix_games_finished", "kind", "variant", "status", "finished_at"),
+        Index("ix_games_player_finished", "player_id", "kind", "variant", "status", "finished_at"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.games import Game
 from app.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, Suit
 from app.rules.freecell import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
 from app.rules.montana import COLUMNS, ROWS, MontanaMove, MontanaPosition, cell_name, parse_cell
@@ -58,10 +57,10 @@ def picked_gap(position: MontanaPosition, pick: str | None) -> int | None:
     return cell
 
 
-def montana_board(game: Game, pick: str | None = None) -> MontanaBoard:
-    position = game.position
-    assert isinstance(position, MontanaPosition)
-    playable = not game.is_over
+def montana_board(
+    position: MontanaPosition, *, playable: bool = True, pick: str | None = None
+) -> MontanaBoard:
+    """The board as the player sees it; ``playable`` False draws it for looking only."""
     picked = picked_gap(position, pick) if playable else None
     candidates = {}
     if picked is not None:
@@ -228,10 +227,14 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         return None
 
 
-def freecell_board(game: Game, pick: str | None = None, auto_moves: bool = True) -> FreeCellBoard:
-    position = game.position
-    assert isinstance(position, FreeCellPosition)
-    playable = not game.is_over
+def freecell_board(
+    position: FreeCellPosition,
+    *,
+    playable: bool = True,
+    pick: str | None = None,
+    auto_moves: bool = True,
+) -> FreeCellBoard:
+    """The table as the player sees it; ``playable`` False draws it for looking only."""
     selection = parse_selection(position, pick) if playable else None
 
     def action_to(target: str) -> str | None:

@@ -9,6 +9,8 @@ from fastapi.responses import HTMLResponse, Response
 
 from app import games
 from app.games import Game
+from app.rules.freecell import FreeCellPosition
+from app.rules.montana import MontanaPosition
 from app.web.boards import freecell_board, montana_board
 from app.web.htmx import is_htmx
 from app.web.players import current_player
@@ -24,10 +26,12 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
 
 def board_for(request: Request, game: Game, pick: str | None) -> object:
     """The view of the board the game's templates draw."""
-    if game.kind == "montana":
-        return montana_board(game, pick)
+    position, playable = game.position, not game.is_over
+    if isinstance(position, MontanaPosition):
+        return montana_board(position, playable=playable, pick=pick)
+    assert isinstance(position, FreeCellPosition)
     auto = games.auto_moves(db=request.app.state.db, player_id=current_player(request))
-    return freecell_board(game, pick, auto_moves=auto)
+    return freecell_board(position, playable=playable, pick=pick, auto_moves=auto)
 
 
 def render_game(

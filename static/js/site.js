@@ -99,16 +99,24 @@
   });
 
   // After a swap, keep the player's place: focus the same cell if the board had focus.
+  // A control (Undo, Redeal) keeps focus too, or the board takes it when it went away.
   let boardHadFocus = false;
+  let focusedKey = null;
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
     boardHadFocus = !!(active && active.dataset && active.dataset.cell);
+    focusedKey = active && active.dataset && active.closest && active.closest("#game") ? active.dataset.key || null : null;
   });
   document.addEventListener("htmx:afterSettle", () => {
     setup();
     if (boardHadFocus && lastCell) {
       const target = $(`#game [data-cell="${lastCell}"]`);
       if (target) target.focus();
+    } else if (focusedKey) {
+      const control = $(`#game [data-key="${CSS.escape(focusedKey)}"]`);
+      const fallback = $("#game [data-cell][tabindex='0']");
+      if (control && !control.disabled) control.focus();
+      else if (fallback) fallback.focus();
     }
   });
 

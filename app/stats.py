@@ -1,0 +1,125 @@
+"""Statistics per game and variant, for one player or the whole site.
+
+Only finished games count. A game's result is its current one: a loss taken back by undo
+is no loss any more. Times are play time (see :data:`app.games.IDLE_CAP`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from itertools import pairwise
+from typing import Final
+
+from app.rules import GAMES
+from app.store import Database
+from app.store import stats as queries
+from app.store.stats import WIN_TIME_BINS_MINUTES, Scope
+
+RECENT_GAMES: Final = 100
+DAYS_SHOWN: Final = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    kind: str
+    variant: str
+
+    @property
+    def name(self) -> str:
+        rules = GAMES[self.kind]
+        return rules.name if len(rules.variants) == 1 else f"{rules.name} {self.variant.title()}"
+
+    @property
+    def slug(self) -> str:
+        return f"{self.kind}-{self.variant}"
+
+
+GROUPS: Final[tuple[Group, ...]] = tuple(
+    Group(kind, variant)
+    for kind, rules in GAMES.items()
+    for variant in sorted(rules.variants, key=lambda v: v != rules.default_variant)
+)
+
+
+def group_for(slug: str) -> Group | None:
+    return next((group for group in GROUPS if group.slug == slug), None)
+
+
+@dataclass(frozen=True, slots=True)
+class GroupStats:
+    group: Group
+    won: int
+    lost: int
+    current_streak: int
+    best_streak: int
+    fastest_win_ms: int | None
+    median_win_ms: float | None
+    mean_win_ms: float | None
+    mean_moves_per_win: float | None
+    mean_score: float | None
+    """Montana: mean cards in place over finished games."""
+    mean_cards_left_lost: float | None
+    """FreeCell: mean cards left on the table in lost games."""
+
+    @property
+    def played(self) -> int:
+        return self.won + self.lost
+
+    @property
+    def win_percent(self) -> float | None:
+        return 100 * self.won / self.played if self.played else None
+
+
+@dataclass(frozen=True, slots=True)
+class Charts:
+    recent: list[bool]
+    """Won or not, the last games first to last."""
+    win_times: list[tuple[str, int]]
+    """(bin label, wins) for the winning-time histogram."""
+    days: list[tuple[str, int, int]]
+    """(day, won, lost) for each of the last days, oldest first."""
+
+
+def group_stats(*, db: Database, group: Group, player_id: str | None) -> GroupStats:
+    scope = Scope(group.kind, group.variant, player_id)
+    with db.read() as session:
+        totals = queries.totals(session, scope)
+        current, best = queries.streaks(session, scope)
+        median = queries.median_win_ms(session, scope, totals.won)
+    return GroupStats(
+        group=group,
+        won=totals.won,
+        lost=totals.lost,
+        current_streak=current,
+        best_streak=best,
+        fastest_win_ms=totals.fastest_win_ms,
+        median_win_ms=median,
+        mean_win_ms=totals.mean_win_ms,
+        mean_moves_per_win=totals.mean_moves_per_win,
+        mean_score=totals.mean_score,
+        mean_cards_left_lost=totals.mean_cards_left_lost,
+    )
+
+
+def overview(*, db: Database, player_id: str | None) -> list[GroupStats]:
+    return [group_stats(db=db, group=group, player_id=player_id) for group in GROUPS]
+
+
+def charts(*, db: Database, group: Group, player_id: str | None, now: datetime) -> Charts:
+    scope = Scope(group.kind, group.variant, player_id)
+    first_day = (now - timedelta(days=DAYS_SHOWN - 1)).date()
+    since = datetime.combine(first_day, datetime.min.time(), tzinfo=now.tzinfo)
+    with db.read() as session:
+        recent = queries.recent_results(session, scope, RECENT_GAMES)
+        histogram = queries.win_time_histogram(session, scope)
+        per_day = queries.results_per_day(session, scope, since)
+    edges = ["0", *(str(m) for m in WIN_TIME_BINS_MINUTES)]
+    labels = [f"{low}–{high}" for low, high in pairwise(edges)]
+    labels.append(f"{WIN_TIME_BINS_MINUTES[-1]}+")
+    days = []
+    for offset in range(DAYS_SHOWN):
+        day = (first_day + timedelta(days=offset)).isoformat()
+        won, lost = per_day.get(day, (0, 0))
+        days.append((day, won, lost))
+    return Charts(recent=recent, win_times=list(zip(labels, histogram, strict=True)), days=days)
