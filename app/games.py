@@ -13,7 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from app.rules import rules_for
-from app.rules.history import Entry, effective, entry, replay
+from app.rules.history import Entry, effective, entry, positions, replay
 from app.rules.protocol import (
     HasFoundations,
     IllegalMoveError,
@@ -120,6 +120,11 @@ def ensure_player(*, db: Database, player_id: str | None, now: datetime | None =
         return new_id
 
 
+def player_exists(*, db: Database, player_id: str) -> bool:
+    with db.read() as session:
+        return queries.player(session, player_id) is not None
+
+
 def auto_moves(*, db: Database, player_id: str | None) -> bool:
     """Whether safe cards go home by themselves for this player (on unless turned off)."""
     with db.read() as session:
@@ -208,6 +213,54 @@ def history(*, db: Database, game_id: str) -> list[HistoryEntry]:
             HistoryEntry(row.ply, row.kind, row.notation, row.created_at)
             for row in queries.history(session, game_id)
         ]
+
+
+STATUSES: Final = ("playing", "won", "lost")
+PAGE_SIZE: Final = 20
+
+
+@dataclass(frozen=True, slots=True)
+class GamePage:
+    games: list[Game]
+    total: int
+    page: int
+    pages: int
+
+
+def my_games(
+    *,
+    db: Database,
+    player_id: str,
+    kind: str | None = None,
+    status: str | None = None,
+    page: int = 1,
+) -> GamePage:
+    """The player's games, unfinished first, then newest first, a page at a time."""
+    page = max(page, 1)
+    with db.read() as session:
+        rows, total = queries.player_games(
+            session,
+            player_id,
+            kind=kind,
+            status=status,
+            offset=(page - 1) * PAGE_SIZE,
+            limit=PAGE_SIZE,
+        )
+        items = [_view(row) for row in rows]
+    return GamePage(items, total, page, max(1, -(-total // PAGE_SIZE)))
+
+
+def replay_steps(*, db: Database, game_id: str) -> tuple[Game, list[HistoryEntry], list[Position]]:
+    """The game, its whole history, and the position after each action (0: the deal)."""
+    with db.read() as session:
+        record = _get(session, game_id)
+        rows = queries.history(session, game_id)
+        game = _view(record)
+        entries = [HistoryEntry(row.ply, row.kind, row.notation, row.created_at) for row in rows]
+    steps = positions(
+        game.rules, game.deal, game.variant, [entry(e.kind, e.notation) for e in entries]
+    )
+    return game, entries, steps
 
 
 def unfinished(*, db: Database, player_id: str) -> list[Game]:

@@ -57,3 +57,21 @@ def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> P
     for _, notation in effective(actions):
         position = position.play(position.parse_action(notation))
     return position
+
+
+def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> list[Position]:
+    """The deal and the position after each action in turn, undos and all (for replays)."""
+    stack: list[tuple[ActionKind | None, Position]] = [(None, rules.new_game(deal, variant))]
+    result = [stack[0][1]]
+    for kind, notation in actions:
+        if kind == "undo":
+            while len(stack) > 1 and stack[-1][0] == "auto":
+                stack.pop()
+            if len(stack) == 1:
+                raise IllegalMoveError("nothing to undo")
+            stack.pop()
+        elif kind != "resign":
+            position = stack[-1][1]
+            stack.append((kind, position.play(position.parse_action(notation))))
+        result.append(stack[-1][1])
+    return result

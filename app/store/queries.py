@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.orm import Session
 
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
@@ -42,3 +42,33 @@ def claim_version(session: Session, game_id: str, version: int, values: dict[str
         .execution_options(synchronize_session=False)
     )
     return bool(getattr(result, "rowcount", 0) == 1)
+
+
+def player_games(
+    session: Session,
+    player_id: str,
+    *,
+    kind: str | None,
+    status: str | None,
+    offset: int,
+    limit: int,
+) -> tuple[Sequence[GameRecord], int]:
+    """A page of the player's games, unfinished first, then newest first; and the total."""
+    conditions = [GameRecord.player_id == player_id]
+    if kind:
+        conditions.append(GameRecord.kind == kind)
+    if status:
+        conditions.append(GameRecord.status == status)
+    total = session.scalar(select(func.count()).select_from(GameRecord).where(*conditions))
+    rows = session.scalars(
+        select(GameRecord)
+        .where(*conditions)
+        .order_by(
+            case((GameRecord.status == "playing", 0), else_=1),
+            GameRecord.last_action_at.desc(),
+            GameRecord.id,
+        )
+        .offset(offset)
+        .limit(limit)
+    ).all()
+    return rows, int(total or 0)

@@ -11,7 +11,7 @@ from app.config import ROOT, Settings, get_settings, secret_key
 from app.store import Database
 from app.web import errors
 from app.web.htmx import VaryOnHtmx
-from app.web.routes import games, home
+from app.web.routes import games, home, players, stats
 from app.web.routes import settings as settings_routes
 from app.web.templating import make_templates
 from app.web.timing import ServerTiming
@@ -26,7 +26,9 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.templates = make_templates()
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.include_router(home.router)
+    app.include_router(players.router)
     app.include_router(games.router)
+    app.include_router(stats.router)
     app.include_router(settings_routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)

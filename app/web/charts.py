@@ -46,6 +46,8 @@ class Chart:
     y_ticks: list[Tick] = field(default_factory=list)
     line: str = ""
     """Polyline points for a line chart."""
+    dots: list[tuple[float, float]] = field(default_factory=list)
+    """Points drawn as dots too, when there are few of them."""
     bars: list[Bar] = field(default_factory=list)
     empty: bool = False
 
@@ -81,7 +83,7 @@ def win_rate_chart(charts: Charts) -> Chart:
     for index, won in enumerate(results, start=1):
         wins += won
         x = LEFT + (PLOT_W * (index - 1) / (n - 1) if n > 1 else PLOT_W / 2)
-        points.append(f"{x:.1f},{_y(100 * wins / index, 100):.1f}")
+        points.append((x, _y(100 * wins / index, 100)))
     x_ticks = [
         Tick(LEFT + (PLOT_W * (i - 1) / (n - 1) if n > 1 else PLOT_W / 2), str(i))
         for i in sorted({1, *range(10, n + 1, 10), n})
@@ -96,7 +98,8 @@ def win_rate_chart(charts: Charts) -> Chart:
         y_label="% won",
         x_ticks=x_ticks,
         y_ticks=[Tick(_y(v, 100), f"{v}") for v in (0, 25, 50, 75, 100)],
-        line=" ".join(points),
+        line=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+        dots=points if n <= 30 else [],
         empty=n == 0,
     )
 

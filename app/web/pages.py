@@ -11,6 +11,7 @@ from app import games
 from app.games import Game
 from app.rules.freecell import FreeCellPosition
 from app.rules.montana import MontanaPosition
+from app.rules.protocol import Position
 from app.web.boards import freecell_board, montana_board
 from app.web.htmx import is_htmx
 from app.web.players import current_player
@@ -26,12 +27,20 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
 
 def board_for(request: Request, game: Game, pick: str | None) -> object:
     """The view of the board the game's templates draw."""
-    position, playable = game.position, not game.is_over
+    if game.kind == "freecell":
+        auto = games.auto_moves(db=request.app.state.db, player_id=current_player(request))
+    else:
+        auto = True
+    return board_view(game.position, playable=not game.is_over, pick=pick, auto_moves=auto)
+
+
+def board_view(
+    position: Position, *, playable: bool, pick: str | None = None, auto_moves: bool = True
+) -> object:
     if isinstance(position, MontanaPosition):
         return montana_board(position, playable=playable, pick=pick)
     assert isinstance(position, FreeCellPosition)
-    auto = games.auto_moves(db=request.app.state.db, player_id=current_player(request))
-    return freecell_board(position, playable=playable, pick=pick, auto_moves=auto)
+    return freecell_board(position, playable=playable, pick=pick, auto_moves=auto_moves)
 
 
 def render_game(

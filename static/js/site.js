@@ -52,6 +52,7 @@
     return t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
   }
 
+  const REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
   const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
 
   document.addEventListener("keydown", (event) => {
@@ -60,6 +61,11 @@
     if (t && t.dataset.cell && ARROWS.includes(event.key)) {
       event.preventDefault();
       moveFocus(t, event.key);
+      return;
+    }
+    if ($("#replay") && !(t && t.dataset.cell) && REPLAY_KEYS[event.key]) {
+      const link = $(`#replay [data-replay="${REPLAY_KEYS[event.key]}"]`);
+      if (link) { event.preventDefault(); link.click(); }
       return;
     }
     if (t && t.tagName === "A" && event.key === " " && t.closest("#game")) {
@@ -273,7 +279,38 @@
     });
   }
 
+  // -- replay: autoplay steps forward at the chosen speed until the last step ----------------
+
+  let autoplay = null;
+  function stopAutoplay() { clearInterval(autoplay); autoplay = null; }
+  function setupReplay() {
+    const controls = $("#replay [data-autoplay-controls]");
+    if (!controls) { stopAutoplay(); return; }
+    controls.hidden = false;
+    const button = $("[data-autoplay]", controls);
+    const speed = $("[data-speed]", controls);
+    if (autoplayDelay) speed.value = autoplayDelay;
+    const show = () => {
+      button.setAttribute("aria-pressed", autoplay ? "true" : "false");
+      button.textContent = autoplay ? "⏸ Pause" : "▶ Play";
+    };
+    const start = () => {
+      stopAutoplay();
+      autoplayDelay = speed.value;
+      autoplay = setInterval(() => {
+        const next = $('#replay [data-replay="next"]');
+        if (next) next.click(); else { stopAutoplay(); setupReplay(); }
+      }, parseInt(speed.value, 10));
+    };
+    button.addEventListener("click", () => { if (autoplay) stopAutoplay(); else start(); show(); });
+    speed.addEventListener("change", () => { if (autoplay) start(); autoplayDelay = speed.value; });
+    if (!$('#replay [data-replay="next"]')) stopAutoplay();
+    show();
+  }
+  let autoplayDelay = null;
+
   function setup() {
+    setupReplay();
     timerStart = Date.now();
     setupBoard();
     setupCopy();

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.rules import montana
-from app.rules.history import can_undo, effective, entry, replay
+from app.rules.history import can_undo, effective, entry, positions, replay
 from app.rules.protocol import IllegalMoveError
 
 
@@ -50,3 +50,15 @@ def test_undoing_a_redeal_and_redealing_gives_the_same_cards() -> None:
     again = replay(montana.RULES, 9, "expert", [("redeal", "redeal")])
     assert replay(montana.RULES, 9, "expert", history) == again
     assert twice != again
+
+
+def test_positions_step_through_undos_and_end_at_the_replay() -> None:
+    actions = [("move", "5H C4"), ("redeal", "redeal"), ("undo", "undo"), ("resign", "resign")]
+    steps = positions(montana.RULES, 1, "expert", actions)
+    deal = montana.new_game(1)
+    after_move = deal.play(deal.parse_action("5H C4"))
+    assert steps[0] == deal
+    assert steps[1] == after_move
+    assert steps[2] == after_move.redeal()
+    assert steps[3] == steps[4] == after_move
+    assert steps[-1] == replay(montana.RULES, 1, "expert", actions)

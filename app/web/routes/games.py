@@ -11,8 +11,9 @@ from app import games
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
 from app.web.htmx import is_htmx
-from app.web.pages import render_game
+from app.web.pages import board_view, render, render_game
 from app.web.players import PlayerDep, remember_player
+from app.web.words import describe
 
 router = APIRouter(prefix="/games")
 
@@ -78,6 +79,31 @@ def restart_game(
     if player_id != player:
         remember_player(request, response, player_id)
     return response
+
+
+@router.get("/{game_id}/replay", name="game_replay")
+def game_replay(
+    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+) -> Response:
+    """Step through the whole history from the deal; every step is a plain link."""
+    game, entries, positions = games.replay_steps(db=db, game_id=game_id)
+    last = len(entries)
+    current = last if step is None else min(max(step, 0), last)
+    described = [
+        (entry, describe(entry.kind, entry.notation, before, after))
+        for entry, before, after in zip(entries, positions, positions[1:], strict=False)
+    ]
+    template = "_replay.html" if is_htmx(request) else "replay.html"
+    return render(
+        request,
+        template,
+        game=game,
+        step=current,
+        last=last,
+        steps=described,
+        board=board_view(positions[current], playable=False),
+        position=positions[current],
+    )
 
 
 @router.get("/{game_id}/position", name="game_position")

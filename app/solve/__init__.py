@@ -1,0 +1,1 @@
+"""Solvers and hints, on top of the rules engine only."""

@@ -1,0 +1,36 @@
+"""The statistics page: per game and variant, for you and for everyone, with charts."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from app import stats
+from app.games import utcnow
+from app.web import charts
+from app.web.deps import DatabaseDep
+from app.web.pages import render
+from app.web.players import PlayerDep
+
+router = APIRouter()
+
+
+@router.get("/stats", name="stats_page")
+def stats_page(
+    request: Request, db: DatabaseDep, player: PlayerDep, game: str = "", who: str = ""
+) -> Response:
+    group = stats.group_for(game) or stats.GROUPS[0]
+    mine = bool(player) and who != "all"
+    scope = player if mine else None
+    data = stats.charts(db=db, group=group, player_id=scope, now=utcnow())
+    return render(
+        request,
+        "stats.html",
+        groups=stats.GROUPS,
+        group=group,
+        mine=mine,
+        has_player=bool(player),
+        yours=stats.overview(db=db, player_id=player) if player else [],
+        everyone=stats.overview(db=db, player_id=None),
+        charts=[charts.win_rate_chart(data), charts.win_time_chart(data), charts.daily_chart(data)],
+    )
