@@ -12,9 +12,11 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from app import demo, games
 from app.config import get_settings
 from app.rules import GAMES, rules_for
 from app.rules.protocol import InvalidPositionError
+from app.store import Database
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,6 +55,17 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("kind", choices=sorted(GAMES))
     moves.add_argument("file", type=argparse.FileType("r"), help="position text, - for stdin")
     moves.set_defaults(run=_moves)
+
+    verify = commands.add_parser(
+        "verify", help="replay every stored game and report any that differs from its position"
+    )
+    verify.set_defaults(run=_verify)
+
+    demo = commands.add_parser("seed-demo", help="add finished demo games with real histories")
+    demo.add_argument("--games", type=int, default=1000)
+    demo.add_argument("--players", type=int, default=None)
+    demo.add_argument("--seed", type=int, default=1)
+    demo.set_defaults(run=_seed_demo)
     return parser
 
 
@@ -75,6 +88,35 @@ def _migrate(_: argparse.Namespace) -> int:
     from app.store.migrate import upgrade
 
     upgrade(get_settings().database_url)
+    return 0
+
+
+def _database() -> Database:
+    return Database(get_settings().database_url)
+
+
+def _verify(_: argparse.Namespace) -> int:
+    db = _database()
+    try:
+        checked, problems = games.verify(db=db)
+    finally:
+        db.dispose()
+    for problem in problems:
+        print(f"{problem.game_id}: {problem.problem}")
+    verdict = f"{len(problems)} differ" if problems else "every one replays to its stored position"
+    print(f"checked {checked} games: {verdict}")
+    return 1 if problems else 0
+
+
+def _seed_demo(args: argparse.Namespace) -> int:
+    db = _database()
+    try:
+        made = demo.seed(
+            db=db, games=args.games, players=args.players, seed=args.seed, now=games.utcnow()
+        )
+    finally:
+        db.dispose()
+    print(f"added {made} finished demo games")
     return 0
 
 

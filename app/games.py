@@ -263,6 +263,50 @@ def replay_steps(*, db: Database, game_id: str) -> tuple[Game, list[HistoryEntry
     return game, entries, steps
 
 
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    game_id: str
+    problem: str
+
+
+def verify(*, db: Database, batch: int = 500) -> tuple[int, list[Mismatch]]:
+    """Replay every stored game from its deal; report any that does not reach its stored
+    position, whose plies are not 1, 2, 3, … or whose version is not its last ply."""
+    checked, after = 0, ""
+    problems: list[Mismatch] = []
+    while True:
+        with db.read() as session:
+            records = queries.games_after(session, after, batch)
+            if not records:
+                return checked, problems
+            rows = queries.histories(session, [record.id for record in records])
+            for record in records:
+                checked += 1
+                problem = _check(record, rows[record.id])
+                if problem:
+                    problems.append(Mismatch(record.id, problem))
+            after = records[-1].id
+
+
+def _check(record: GameRecord, rows: list[MoveRecord]) -> str | None:
+    plies = [row.ply for row in rows]
+    if plies != list(range(1, len(rows) + 1)):
+        return f"plies are not consecutive from 1: {plies[:10]}…"
+    if record.version != len(rows):
+        return f"version {record.version} but {len(rows)} actions stored"
+    rules = rules_for(record.kind)
+    try:
+        replayed = replay(
+            rules, record.deal, record.variant, [entry(r.kind, r.notation) for r in rows]
+        )
+        stored = rules.parse(record.position)
+    except ValueError as error:
+        return f"cannot replay: {error}"
+    if replayed != stored:
+        return "the replayed position differs from the stored one"
+    return None
+
+
 def unfinished(*, db: Database, player_id: str) -> list[Game]:
     with db.read() as session:
         return [_view(r) for r in queries.unfinished_games(session, player_id, UNFINISHED_SHOWN)]

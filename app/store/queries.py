@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
@@ -72,3 +72,35 @@ def player_games(
         .limit(limit)
     ).all()
     return rows, int(total or 0)
+
+
+def games_after(session: Session, after_id: str, limit: int) -> Sequence[GameRecord]:
+    """The next ``limit`` games in id order (for walking every game)."""
+    return session.scalars(
+        select(GameRecord).where(GameRecord.id > after_id).order_by(GameRecord.id).limit(limit)
+    ).all()
+
+
+def histories(session: Session, game_ids: Sequence[str]) -> dict[str, list[MoveRecord]]:
+    """Every history row of these games, by game, in ply order."""
+    result: dict[str, list[MoveRecord]] = {game_id: [] for game_id in game_ids}
+    rows = session.scalars(
+        select(MoveRecord)
+        .where(MoveRecord.game_id.in_(game_ids))
+        .order_by(MoveRecord.game_id, MoveRecord.ply)
+    )
+    for row in rows:
+        result[row.game_id].append(row)
+    return result
+
+
+def bulk_insert(
+    session: Session,
+    players: list[dict[str, object]],
+    games: list[dict[str, object]],
+    moves: list[dict[str, object]],
+) -> None:
+    """Insert many rows at once (the demo data generator)."""
+    for model, rows in ((PlayerRecord, players), (GameRecord, games), (MoveRecord, moves)):
+        if rows:
+            session.execute(insert(model), rows)

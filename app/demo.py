@@ -1,0 +1,181 @@
+"""Demo data: many finished games with real histories, for trying the statistics at scale.
+
+Every game replays from its deal to its stored position (``solitaire verify`` agrees):
+FreeCell wins use solutions found by :mod:`app.solve.freecell`; losses are a few legal
+moves and then giving up (or, in Montana, running out of moves). A small pool of such
+histories is made once and dealt out among the players, as happens when many people play
+the same deals.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final
+
+from app.rules import freecell, montana, rules_for
+from app.rules.history import Entry
+from app.rules.protocol import Position
+from app.solve.freecell import solve
+from app.store import Database, queries
+
+KINDS: Final = (("montana", "expert", 0.4), ("montana", "easy", 0.2), ("freecell", "standard", 0.4))
+POOL: Final = 40
+"""Distinct histories made per game and variant."""
+DAYS: Final = 90
+BATCH: Final = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    kind: str
+    variant: str
+    deal: int
+    entries: tuple[Entry, ...]
+    final: Position
+    won: bool
+    moves_count: int
+
+
+def _losing(kind: str, variant: str, deal: int, rng: random.Random) -> Template:
+    position = rules_for(kind).new_game(deal, variant)
+    entries: list[Entry] = []
+    for _ in range(rng.randint(3, 40)):
+        moves = position.legal_moves()
+        if isinstance(position, montana.MontanaPosition) and (not moves or rng.random() < 0.05):
+            if not position.can_redeal():
+                break
+            entries.append(("redeal", "redeal"))
+            position = position.redeal()
+            continue
+        if not moves:
+            break
+        move = rng.choice(moves)
+        entries.append(("move", move.notation))
+        position = position.play(move)
+        while (auto := position.automatic_move()) is not None:
+            entries.append(("auto", auto.notation))
+            position = position.play(auto)
+        if position.is_won() or position.is_lost():
+            break
+    if not position.is_lost() and not position.is_won():
+        entries.append(("resign", "resign"))
+    count = sum(1 for kind_, _ in entries if kind_ in ("move", "redeal"))
+    return Template(kind, variant, deal, tuple(entries), position, position.is_won(), count)
+
+
+def _winning(deal: int) -> Template | None:
+    start = freecell.new_game(deal)
+    result = solve(start, max_nodes=5_000)
+    if result.verdict != "solved":
+        return None
+    position = start
+    for notation in result.moves:
+        position = position.play(position.parse_action(notation))
+    entries: tuple[Entry, ...] = tuple(("move", notation) for notation in result.moves)
+    return Template("freecell", "standard", deal, entries, position, True, len(entries))
+
+
+def templates(
+    rng: random.Random, size: int = POOL
+) -> dict[tuple[str, str], tuple[list[Template], list[Template]]]:
+    """(wins, losses) per game and variant, ``size`` losses and a quarter as many wins."""
+    pools: dict[tuple[str, str], tuple[list[Template], list[Template]]] = {}
+    for kind, variant, _ in KINDS:
+        wins: list[Template] = []
+        losses = [_losing(kind, variant, rng.randint(1, 1_000_000), rng) for _ in range(size)]
+        if kind == "freecell":
+            for _ in range(max(1, size // 4)):
+                won = _winning(rng.randint(1, 32_000))
+                if won:
+                    wins.append(won)
+        pools[(kind, variant)] = (wins, [t for t in losses if not t.won])
+    return pools
+
+
+def seed(
+    *, db: Database, games: int, now: datetime, players: int | None = None, seed: int = 1
+) -> int:
+    """Add ``games`` finished games spread over ``players`` players and the last 90 days."""
+    rng = random.Random(seed)
+    pools = templates(rng, min(POOL, games // 10 + 2))
+    player_ids = [secrets.token_urlsafe(16) for _ in range(players or max(1, games // 50))]
+    # Each player has a skill: their chance to win a FreeCell game.
+    skill = {player: rng.uniform(0.3, 0.9) for player in player_ids}
+    joined = now - timedelta(days=DAYS)
+    player_rows: list[dict[str, object]] = [
+        {"id": player, "created_at": joined, "auto_moves": True} for player in player_ids
+    ]
+    with db.write() as session:
+        queries.bulk_insert(session, player_rows, [], [])
+    made = 0
+    while made < games:
+        size = min(BATCH, games - made)
+        rows, moves = _batch(size, rng, pools, player_ids, skill, now)
+        with db.write() as session:
+            queries.bulk_insert(session, [], rows, moves)
+        made += size
+    return made
+
+
+def _batch(
+    size: int,
+    rng: random.Random,
+    pools: dict[tuple[str, str], tuple[list[Template], list[Template]]],
+    player_ids: list[str],
+    skill: dict[str, float],
+    now: datetime,
+) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    rows: list[dict[str, object]] = []
+    moves: list[dict[str, object]] = []
+    weights = [weight for _, _, weight in KINDS]
+    for _ in range(size):
+        kind, variant, _ = rng.choices(KINDS, weights)[0]
+        player = rng.choice(player_ids)
+        wins, losses = pools[(kind, variant)]
+        won = bool(wins) and rng.random() < skill[player]
+        template = rng.choice(wins if won else losses)
+        play_ms = int(rng.lognormvariate(12.3 if won else 11.8, 0.5))
+        finished = now - timedelta(seconds=rng.uniform(0, DAYS * 86_400))
+        created = finished - timedelta(milliseconds=play_ms)
+        game_id = secrets.token_urlsafe(18)
+        final = template.final
+        rows.append(
+            {
+                "id": game_id,
+                "player_id": player,
+                "kind": kind,
+                "variant": variant,
+                "deal": template.deal,
+                "status": "won" if template.won else "lost",
+                "resigned": template.entries[-1][0] == "resign",
+                "version": len(template.entries),
+                "position": final.to_text(),
+                "score": final.score,
+                "cards_left": final.cards_left,
+                "moves_count": template.moves_count,
+                "play_ms": play_ms,
+                "created_at": created,
+                "last_action_at": finished,
+                "finished_at": finished,
+            }
+        )
+        moves.extend(_history(game_id, template.entries, created, finished))
+    return rows, moves
+
+
+def _history(
+    game_id: str, entries: tuple[Entry, ...], start: datetime, end: datetime
+) -> Iterator[dict[str, object]]:
+    step = (end - start) / max(len(entries), 1)
+    for ply, (kind, notation) in enumerate(entries, start=1):
+        yield {
+            "game_id": game_id,
+            "ply": ply,
+            "kind": kind,
+            "notation": notation,
+            "created_at": start + step * ply,
+        }

@@ -1,0 +1,83 @@
+"""How fast /stats answers with many stored games.
+
+    .venv/bin/python bench/stats_page.py [--games 100000] [--runs 20]
+
+Seeds a fresh SQLite database with ``solitaire seed-demo``'s generator (real histories,
+finished over the last 90 days, about 50 games per player), then times GET /stats for the
+whole site and for one player through the ASGI app in-process, and GET /games (My games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from app import demo
+from app.config import Settings
+from app.games import utcnow
+from app.store import Database
+from app.store.migrate import upgrade
+from app.store.models import GameRecord
+from app.web import create_app
+
+
+def timed(client: TestClient, url: str, runs: int) -> tuple[float, float]:
+    samples = []
+    for _ in range(runs):
+        began = time.perf_counter()
+        response = client.get(url)
+        samples.append((time.perf_counter() - began) * 1000)
+        assert response.status_code == 200, response.text[:200]
+    samples.sort()
+    return statistics.median(samples), samples[min(len(samples) - 1, int(0.95 * len(samples)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/stats.db"
+        upgrade(url)
+        db = Database(url)
+        began = time.perf_counter()
+        demo.seed(db=db, games=args.games, now=utcnow())
+        print(f"seeded {args.games:,} games in {time.perf_counter() - began:.1f} s")
+        with db.read() as session:
+            player = session.scalar(
+                select(GameRecord.player_id)
+                .group_by(GameRecord.player_id)
+                .order_by(func.count().desc())
+                .limit(1)
+            )
+            mine = session.scalar(select(func.count()).where(GameRecord.player_id == player))
+        app = create_app(Settings(database_url=url, secret_key="bench"), db)
+        with TestClient(app) as client:
+            for label, path in (
+                ("/stats, whole site", "/stats?who=all"),
+                ("/stats, whole site, FreeCell charts", "/stats?who=all&game=freecell-standard"),
+            ):
+                median, p95 = timed(client, path, args.runs)
+                print(f"{label}: median {median:.1f} ms, p95 {p95:.1f} ms")
+            client.cookies.set("player", app.state.cookie_signer.dumps(player))
+            for label, path in (
+                (f"/stats, one player ({mine} games) and the site", "/stats"),
+                ("/games (My games), first page", "/games"),
+            ):
+                median, p95 = timed(client, path, args.runs)
+                print(f"{label}: median {median:.1f} ms, p95 {p95:.1f} ms")
+        db.dispose()
+
+
+if __name__ == "__main__":
+    main()
