@@ -21,7 +21,7 @@ from app.rules.protocol import (
     Position,
     Rules,
 )
-from app.store import Database, Session, queries
+from app.store import Conflict, Database, Session, queries
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
 
 GAME_ID_BYTES: Final = 18
@@ -329,6 +329,16 @@ def act(
     ``InvalidMoveError`` / ``IllegalMoveError``; nothing is stored then.
     """
     now = now or utcnow()
+    try:
+        return _act(db, game_id, action, version, player_id, now)
+    except Conflict:
+        # Another request stored the same ply first (the unique key held the line).
+        raise StaleVersion(load(db=db, game_id=game_id)) from None
+
+
+def _act(
+    db: Database, game_id: str, action: str, version: int, player_id: str | None, now: datetime
+) -> Game:
     with db.write() as session:
         record = _get(session, game_id)
         position = rules_for(record.kind).parse(record.position)

@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from itertools import pairwise
+from threading import Lock
+from time import monotonic
 from typing import Final
+from weakref import WeakKeyDictionary
 
 from app.rules import GAMES
 from app.store import Database
@@ -85,7 +88,7 @@ def group_stats(*, db: Database, group: Group, player_id: str | None) -> GroupSt
     scope = Scope(group.kind, group.variant, player_id)
     with db.read() as session:
         totals = queries.totals(session, scope)
-        current, best = queries.streaks(session, scope)
+        current, best = queries.streaks(session, scope, totals.lost)
         median = queries.median_win_ms(session, scope, totals.won)
     return GroupStats(
         group=group,
@@ -102,8 +105,25 @@ def group_stats(*, db: Database, group: Group, player_id: str | None) -> GroupSt
     )
 
 
+SITE_CACHE_SECONDS: Final = 60.0
+"""Everyone's statistics are worked out at most once a minute per server process: with
+many games they take a few hundred milliseconds, and nobody needs them to the second."""
+
+_site_cache: WeakKeyDictionary[Database, tuple[float, list[GroupStats]]] = WeakKeyDictionary()
+_site_lock = Lock()
+
+
 def overview(*, db: Database, player_id: str | None) -> list[GroupStats]:
-    return [group_stats(db=db, group=group, player_id=player_id) for group in GROUPS]
+    """Every game and variant's statistics, for a player or (cached) for everyone."""
+    if player_id is not None:
+        return [group_stats(db=db, group=group, player_id=player_id) for group in GROUPS]
+    with _site_lock:
+        cached = _site_cache.get(db)
+        if cached and cached[0] > monotonic():
+            return cached[1]
+        result = [group_stats(db=db, group=group, player_id=None) for group in GROUPS]
+        _site_cache[db] = (monotonic() + SITE_CACHE_SECONDS, result)
+        return result
 
 
 def charts(*, db: Database, group: Group, player_id: str | None, now: datetime) -> Charts:

@@ -12,9 +12,22 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["Database", "Session"]
+__all__ = ["Conflict", "Database", "Session", "StorageError"]
+
+
+class StorageError(Exception):
+    """The database could not do its part (disk full, read-only, I/O error, gone away).
+
+    The transaction was rolled back: nothing of the request was stored.
+    """
+
+
+class Conflict(Exception):
+    """A write broke a uniqueness rule: another request got there first."""
+
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
@@ -41,17 +54,28 @@ class Database:
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        with self._reads() as session:
+        with _storage_errors(), self._reads() as session:
             yield session
 
     @contextmanager
     def write(self) -> Iterator[Session]:
         """A transaction that commits when the block ends and rolls back on any error."""
-        with self._writes() as session, session.begin():
+        with _storage_errors(), self._writes() as session, session.begin():
             yield session
 
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+@contextmanager
+def _storage_errors() -> Iterator[None]:
+    """Database failures as the store's own errors, for the layers above."""
+    try:
+        yield
+    except IntegrityError as error:
+        raise Conflict(str(error.orig)) from error
+    except DBAPIError as error:
+        raise StorageError(str(error.orig)) from error
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -1,7 +1,9 @@
 """Statistics as SQL aggregates over indexed columns: nothing loads every game.
 
 Each function takes a :class:`Scope`: one game kind and variant, and optionally one player.
-Only finished games count (won or lost); their order is ``finished_at`` then ``id``.
+Only finished games count (won or lost: exactly those with a ``finished_at``); their order
+is ``finished_at`` then ``id``. Two covering indexes (see the models) hold every column
+these queries read, so they scan an index range and never the games table.
 """
 
 from __future__ import annotations
@@ -9,13 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Select, and_, case, func, select
+from sqlalchemy import and_, case, func, select
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.elements import ColumnElement
 
 from app.store.models import GameRecord
-
-FINISHED = ("won", "lost")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +28,7 @@ class Scope:
         conditions = [
             GameRecord.kind == self.kind,
             GameRecord.variant == self.variant,
-            GameRecord.status.in_(FINISHED),
+            GameRecord.finished_at.is_not(None),
         ]
         if self.player_id is not None:
             conditions.append(GameRecord.player_id == self.player_id)
@@ -86,34 +86,40 @@ def median_win_ms(session: Session, scope: Scope, wins: int) -> float | None:
     return sum(values) / len(values)
 
 
-def _ordered(scope: Scope) -> Select[tuple[str, int, int]]:
-    order = (GameRecord.finished_at, GameRecord.id)
-    return select(
-        GameRecord.status,
-        func.row_number().over(order_by=order).label("n"),
-        func.row_number().over(partition_by=GameRecord.status, order_by=order).label("m"),
-    ).where(scope.where())
+def streaks(session: Session, scope: Scope, losses: int) -> tuple[int, int]:
+    """(current, best) winning streak, in one ordered pass, given the number of losses.
 
-
-def streaks(session: Session, scope: Scope) -> tuple[int, int]:
-    """(current, best) winning streak: runs of consecutive wins, gaps and islands in SQL."""
-    ordered = _ordered(scope).subquery()
-    runs = (
-        select(func.count().label("length"))
-        .where(ordered.c.status == "won")
-        .group_by(ordered.c.n - ordered.c.m)
+    Number each win by the losses before it: the wins between two losses share a number,
+    so a streak is a group, the best streak the largest group and the current streak the
+    group numbered by all the losses (the wins after the last one).
+    """
+    lost = case((GameRecord.status == "lost", 1), else_=0)
+    ordered = (
+        select(
+            GameRecord.status,
+            func.sum(lost)
+            .over(order_by=(GameRecord.finished_at, GameRecord.id), rows=(None, 0))
+            .label("losses_before"),
+        )
+        .where(scope.where())
         .subquery()
     )
-    best = session.scalar(select(func.coalesce(func.max(runs.c.length), 0)))
-    last_loss = (
-        select(func.coalesce(func.max(ordered.c.n), 0))
-        .where(ordered.c.status == "lost")
-        .scalar_subquery()
+    runs = (
+        select(ordered.c.losses_before, func.count().label("length"))
+        .where(ordered.c.status == "won")
+        .group_by(ordered.c.losses_before)
+        .subquery()
     )
-    current = session.scalar(
-        select(func.count()).where(ordered.c.status == "won", ordered.c.n > last_loss)
-    )
-    return int(current or 0), int(best or 0)
+    total_losses = select(func.coalesce(func.max(ordered.c.losses_before), 0)).scalar_subquery()
+    row = session.execute(
+        select(
+            func.coalesce(func.max(runs.c.length), 0),
+            func.coalesce(
+                func.max(case((runs.c.losses_before == total_losses, runs.c.length), else_=0)), 0
+            ),
+        )
+    ).one()
+    return int(row[1]), int(row[0])
 
 
 def recent_results(session: Session, scope: Scope, limit: int) -> list[bool]:

@@ -13,6 +13,7 @@ from app.web import errors
 from app.web.htmx import VaryOnHtmx
 from app.web.routes import games, home, players, stats
 from app.web.routes import settings as settings_routes
+from app.web.security import Security
 from app.web.templating import make_templates
 from app.web.timing import ServerTiming
 
@@ -34,5 +35,6 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(VaryOnHtmx)
+    app.add_middleware(Security)
     app.add_middleware(ServerTiming)
     return app

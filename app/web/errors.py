@@ -9,6 +9,8 @@ from starlette.exceptions import HTTPException
 
 from app import games
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
+from app.store import StorageError
+from app.web.htmx import is_htmx
 from app.web.pages import render, render_game
 
 
@@ -20,7 +22,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(games.GameNotFound)
     async def not_found(request: Request, error: games.GameNotFound) -> Response:
         message = _sentence(str(error))
-        return render(request, "error.html", 404, title="Game not found", message=message)
+        return render_error(request, 404, title="Game not found", message=message)
 
     @app.exception_handler(games.StaleVersion)
     async def stale(request: Request, error: games.StaleVersion) -> Response:
@@ -30,12 +32,22 @@ def install(app: FastAPI) -> None:
     async def refused(request: Request, error: Exception) -> Response:
         game_id = request.path_params.get("game_id")
         if game_id is None:
-            return render(request, "error.html", 422, title="Cannot do that", message=str(error))
+            return render_error(request, 422, title="Cannot do that", message=str(error))
         game = games.load(db=request.app.state.db, game_id=game_id)
         return render_game(request, game, status_code=422, message=_sentence(str(error)))
 
     for error_class in (IllegalMoveError, InvalidMoveError, FormError, games.UnknownGameKind):
         app.add_exception_handler(error_class, refused)
+
+    @app.exception_handler(StorageError)
+    async def storage(request: Request, error: StorageError) -> Response:
+        message = (
+            "The game store cannot save or read right now, so nothing was changed. "
+            "Please try again in a moment."
+        )
+        response = render_error(request, 503, title="Try again soon", message=message)
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid_form(request: Request, error: RequestValidationError) -> Response:
@@ -43,13 +55,19 @@ def install(app: FastAPI) -> None:
             f"{'.'.join(str(part) for part in problem['loc'][1:]) or 'request'}: {problem['msg']}"
             for problem in error.errors()
         )
-        return render(request, "error.html", 422, title="Cannot read that form", message=problems)
+        return render_error(request, 422, title="Cannot read that form", message=problems)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
         titles = {404: "Page not found", 405: "Method not allowed"}
         title = titles.get(error.status_code, "Something went wrong")
-        return render(request, "error.html", error.status_code, title=title, message=error.detail)
+        return render_error(request, error.status_code, title=title, message=error.detail)
+
+
+def render_error(request: Request, status: int, title: str, message: object) -> Response:
+    """An error page, or for htmx the ``#game`` fragment saying the same."""
+    template = "_error.html" if is_htmx(request) else "error.html"
+    return render(request, template, status, title=title, message=message)
 
 
 def _sentence(text: str) -> str:

@@ -108,16 +108,26 @@
   // A control (Undo, Redeal) keeps focus too, or the board takes it when it went away.
   let boardHadFocus = false;
   let focusedKey = null;
+  let focusedPlace = null;
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
+    const inGame = !!(active && active.closest && active.closest("#game"));
     boardHadFocus = !!(active && active.dataset && active.dataset.cell);
-    focusedKey = active && active.dataset && active.closest && active.closest("#game") ? active.dataset.key || null : null;
+    focusedKey = inGame ? active.dataset.key || null : null;
+    const place = inGame ? active.closest("#board [data-drop]") : null;
+    focusedPlace = place ? place.dataset.drop : null;
   });
   document.addEventListener("htmx:afterSettle", () => {
     setup();
     if (boardHadFocus && lastCell) {
       const target = $(`#game [data-cell="${lastCell}"]`);
       if (target) target.focus();
+    } else if (focusedPlace) {
+      // FreeCell: back to the same column or cell, on its last card or the place itself.
+      const place = $(`#board [data-drop="${CSS.escape(focusedPlace)}"]`);
+      const target = place && (place.matches("button") ? place : $$("a.fc-card", place).pop());
+      const fallback = $("#board a.fc-card, #board button.fc-place");
+      if (target) target.focus(); else if (fallback) fallback.focus();
     } else if (focusedKey) {
       const control = $(`#game [data-key="${CSS.escape(focusedKey)}"]`);
       const fallback = $("#game [data-cell][tabindex='0']");
@@ -125,6 +135,18 @@
       else if (fallback) fallback.focus();
     }
   });
+
+  // An answer htmx does not swap (a refused request, a lost connection): say so.
+  function tell(text) {
+    const area = $("#game .message-area");
+    if (!area) return;
+    area.replaceChildren(Object.assign(document.createElement("p"), { className: "message", role: "alert", textContent: text }));
+  }
+  document.addEventListener("htmx:responseError", (event) => {
+    const xhr = event.detail.xhr;
+    tell(`${xhr.status}: ${(xhr.responseText || "the server refused").slice(0, 200)}`);
+  });
+  document.addEventListener("htmx:sendError", () => tell("No connection to the server: nothing was changed. Try again."));
 
   // -- FreeCell: drag and drop (mouse and touch), double-click, right-click -----------------
 
@@ -171,17 +193,37 @@
 
   function clearHover() { $$(".fc-drop-hover").forEach((el) => el.classList.remove("fc-drop-hover")); }
 
+  // A finger held still on a card does what a right-click does (iOS fires no contextmenu).
+  const LONG_PRESS_MS = 550;
+  let longPress = null;
+  let lastLongPress = 0;
+  function cancelLongPress() { clearTimeout(longPress); longPress = null; }
+
   document.addEventListener("pointerdown", (event) => {
     if (event.button !== 0) return;
     const card = event.target instanceof Element ? event.target.closest("#board [data-src]") : null;
     if (!card || !card.dataset.src) return;
     drag = { card, src: card.dataset.src, count: parseInt(card.dataset.count, 10) || 1, x: event.clientX, y: event.clientY, moved: null };
+    if (event.pointerType === "touch" && !card.nextElementSibling) {
+      cancelLongPress();
+      longPress = setTimeout(() => {
+        longPress = null;
+        if (!drag || drag.moved) return;
+        lastLongPress = Date.now();
+        drag = null;
+        swallowClick = true;
+        setTimeout(() => { swallowClick = false; }, 400);
+        const place = card.closest("[data-drop]");
+        if (place) send(place.dataset.home || `${place.dataset.drop}h`);
+      }, LONG_PRESS_MS);
+    }
   });
 
   document.addEventListener("pointermove", (event) => {
     if (!drag) return;
     if (!drag.moved) {
       if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
+      cancelLongPress();
       drag.moved = ghostOf(drag.card, drag.count);
     }
     const g = drag.moved;
@@ -194,6 +236,7 @@
   });
 
   function endDrag(event, drop) {
+    cancelLongPress();
     if (!drag) return;
     const d = drag;
     drag = null;
@@ -242,6 +285,7 @@
     const board = event.target instanceof Element ? event.target.closest("#board.fc-board") : null;
     if (!board) return;
     event.preventDefault();
+    if (Date.now() - lastLongPress < 1500) return; // the long-press already acted
     const card = event.target.closest(".fc-card");
     const place = event.target.closest("[data-drop]");
     if (card && place && place.dataset.drop !== "h") {
