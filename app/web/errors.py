@@ -59,6 +59,9 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
+        if error.status_code == 404 and request.url.path.startswith("/games/"):
+            # Whatever its shape, an id that names no game gets the same answer.
+            return await not_found(request, games.GameNotFound("no game at this address"))
         titles = {404: "Page not found", 405: "Method not allowed"}
         title = titles.get(error.status_code, "Something went wrong")
         return render_error(request, error.status_code, title=title, message=error.detail)

@@ -1,0 +1,165 @@
+"""Hostile and malformed input: a readable refusal, the right status, nothing stored."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy.exc import OperationalError
+
+from app.store import queries
+
+HX = {"HX-Request": "true"}
+
+
+def start(client: TestClient, kind: str = "montana") -> str:
+    response = client.post("/games", data={"kind": kind, "deal": "1"})
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+def history(client: TestClient, game_id: str) -> str:
+    return client.get(f"/games/{game_id}/history").text
+
+
+def test_security_headers_on_every_page(client: TestClient) -> None:
+    game_id = start(client)
+    for url in ("/", f"/games/{game_id}", "/stats", "/static/css/site.css"):
+        headers = client.get(url).headers
+        csp = headers["content-security-policy"]
+        assert "script-src 'self'" in csp
+        assert "frame-ancestors 'none'" in csp
+        assert "unsafe-inline" not in csp
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["referrer-policy"] == "same-origin"
+    assert "noindex" in client.get(f"/games/{game_id}").headers["x-robots-tag"]
+    assert "x-robots-tag" not in client.get("/").headers
+
+
+def test_pages_carry_no_inline_script(client: TestClient) -> None:
+    page = client.get(f"/games/{start(client)}").text
+    assert not re.search(r"<script(?![^>]*\bsrc=)", page)
+    assert " onclick=" not in page
+    assert "style=" not in page
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+    ],
+)
+def test_cross_site_posts_are_refused_and_store_nothing(
+    client: TestClient, headers: dict[str, str]
+) -> None:
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/actions", data={"action": "5H C4", "version": "0"}, headers=headers
+    )
+    assert response.status_code == 403
+    assert "another site" in response.text
+    assert history(client, game_id) == ""
+    assert client.post("/games", data={"kind": "montana"}, headers=headers).status_code == 403
+
+
+def test_same_origin_posts_pass(client: TestClient) -> None:
+    game_id = start(client)
+    for headers in ({"Sec-Fetch-Site": "same-origin"}, {"Origin": "http://testserver"}, {}):
+        version = len(history(client, game_id).splitlines())
+        action = ["5H C4", "undo", "5H C4"][version]
+        response = client.post(
+            f"/games/{game_id}/actions",
+            data={"action": action, "version": str(version)},
+            headers=headers,
+        )
+        assert response.status_code == 303
+
+
+def test_oversized_bodies_are_refused(client: TestClient) -> None:
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/actions", data={"action": "5H C4", "version": "0", "pad": "x" * 20_000}
+    )
+    assert response.status_code == 413
+    assert "at most 16 KiB" in response.text
+    assert history(client, game_id) == ""
+
+
+def test_non_utf8_bytes_are_a_readable_422(client: TestClient) -> None:
+    game_id = start(client)
+    response = client.post(
+        f"/games/{game_id}/actions",
+        content=b"action=%FF%FE&version=0",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status_code == 422
+    assert history(client, game_id) == ""
+
+
+@pytest.mark.parametrize(
+    "game_id",
+    ["x", "A" * 24, "0" * 200, "..%2F..%2Fetc", "%00", "games", "' OR 1=1 --", "é"],
+)
+def test_unknown_ids_get_the_same_404(client: TestClient, game_id: str) -> None:
+    start(client)
+    for url in (f"/games/{game_id}", f"/games/{game_id}/position", f"/games/{game_id}/replay"):
+        response = client.get(url)
+        assert response.status_code == 404
+        assert "No game at this address" in response.text
+
+
+def test_game_ids_are_long_and_random(client: TestClient) -> None:
+    ids = {start(client) for _ in range(20)}
+    assert len(ids) == 20
+    assert all(re.fullmatch(r"[A-Za-z0-9_-]{24}", game_id) for game_id in ids)
+
+
+def test_a_storage_error_is_503_and_changes_nothing(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = start(client)
+
+    def disk_error(*args: object, **kwargs: object) -> bool:
+        raise OperationalError("UPDATE games …", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(queries, "claim_version", disk_error)
+    for headers in ({}, HX):
+        response = client.post(
+            f"/games/{game_id}/actions", data={"action": "5H C4", "version": "0"}, headers=headers
+        )
+        assert response.status_code == 503
+        assert "nothing was changed" in response.text
+        assert response.headers["retry-after"] == "5"
+    monkeypatch.undo()
+    assert history(client, game_id) == ""
+    assert 'name="version" value="0"' in client.get(f"/games/{game_id}").text
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    action=st.one_of(
+        st.text(max_size=40),
+        st.sampled_from(["5H C4", "6S A13", "undo", "redeal", "resign", "3a", "all-home"]),
+    ),
+    version=st.one_of(st.integers(-5, 5).map(str), st.text(max_size=8)),
+)
+def test_random_actions_never_break_the_server(
+    client: TestClient, action: str, version: str
+) -> None:
+    game_id = getattr(client, "_fuzz_game", None) or start(client)
+    client._fuzz_game = game_id  # type: ignore[attr-defined]
+    before = client.get(f"/games/{game_id}/position").text
+    response = client.post(
+        f"/games/{game_id}/actions", data={"action": action, "version": version}, headers=HX
+    )
+    assert response.status_code < 500
+    after = client.get(f"/games/{game_id}/position").text
+    if response.status_code != 200:
+        assert after == before
