@@ -14,6 +14,16 @@ from app.config import Settings
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
+from tests.postgres import PostgresServer, binaries
+
+SKIPPED_LANES: list[str] = []
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    for lane in SKIPPED_LANES:
+        terminalreporter.write_line(
+            f"WARNING: a test lane was SKIPPED: {lane}", red=True, bold=True
+        )
 
 
 @pytest.fixture(scope="session")
@@ -24,11 +34,41 @@ def migrated_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture
-def database_url(migrated_file: Path, tmp_path: Path) -> str:
-    path = tmp_path / "solitaire.db"
-    shutil.copy(migrated_file, path)
-    return f"sqlite:///{path}"
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[PostgresServer | None]:
+    """The session's PostgreSQL server, or None (and a loud skip) when none can run."""
+    bin_dir = binaries()
+    if bin_dir is None:
+        SKIPPED_LANES.append("PostgreSQL: no pg_ctl found (make test installs postgresql)")
+        yield None
+        return
+    server = PostgresServer(bin_dir)
+    try:
+        server.start()
+    except Exception as error:  # the lane is skipped, loudly, if the server cannot start
+        SKIPPED_LANES.append(f"PostgreSQL: the server did not start: {error}")
+        server.stop()
+        yield None
+        return
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(
+    request: pytest.FixtureRequest, migrated_file: Path, tmp_path: Path
+) -> Iterator[str]:
+    """A migrated database for one test: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        path = tmp_path / "solitaire.db"
+        shutil.copy(migrated_file, path)
+        yield f"sqlite:///{path}"
+        return
+    server = request.getfixturevalue("postgres")
+    if server is None:
+        pytest.skip("PostgreSQL lane skipped: " + "; ".join(SKIPPED_LANES))
+    with server.database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -50,6 +50,7 @@ class Chart:
     """Points drawn as dots too, when there are few of them."""
     bars: list[Bar] = field(default_factory=list)
     empty: bool = False
+    empty_text: str = "No games to draw yet."
 
     width: int = WIDTH
     height: int = HEIGHT
@@ -90,10 +91,12 @@ def win_rate_chart(charts: Charts) -> Chart:
         if n and i <= n
     ]
     final = f"{100 * wins / n:.0f} %" if n else "no games yet"
+    games = "game" if n == 1 else f"{n} games"
+    finished = "finished game" if n == 1 else f"{n} finished games"
     return Chart(
         id="win-rate",
-        title=f"Win percentage over the last {n} games" if n else "Win percentage",
-        description=f"Running win percentage over the last {n} finished games, ending at {final}.",
+        title=f"Win percentage over the last {games}" if n else "Win percentage",
+        description=f"Running win percentage over the last {finished}, ending at {final}.",
         x_label="game",
         y_label="% won",
         x_ticks=x_ticks,
@@ -130,6 +133,7 @@ def win_time_chart(charts: Charts) -> Chart:
         y_ticks=_count_ticks(top),
         bars=bars,
         empty=total == 0,
+        empty_text="No wins yet.",
     )
 
 

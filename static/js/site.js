@@ -21,6 +21,8 @@
   let lastCell = null;
 
   function setupBoard() {
+    // A replay's board is for looking: its cells leave the tab order to the step controls.
+    $$("#replay [data-cell]").forEach((c) => { c.tabIndex = -1; });
     const cells = $$("#game [data-cell]");
     if (!cells.length) return;
     const current = cells.find((c) => c.dataset.cell === lastCell) || cells[0];
@@ -63,7 +65,7 @@
       moveFocus(t, event.key);
       return;
     }
-    if ($("#replay") && !(t && t.dataset.cell) && REPLAY_KEYS[event.key]) {
+    if ($("#replay") && REPLAY_KEYS[event.key] && !(t && t.type === "range")) {
       const link = $(`#replay [data-replay="${REPLAY_KEYS[event.key]}"]`);
       if (link) { event.preventDefault(); link.click(); }
       return;
@@ -109,8 +111,10 @@
   let boardHadFocus = false;
   let focusedKey = null;
   let focusedPlace = null;
+  let focusedStep = null;
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
+    focusedStep = active && active.dataset && active.closest && active.closest("#replay") ? active.dataset.replay || null : null;
     const inGame = !!(active && active.closest && active.closest("#game"));
     boardHadFocus = !!(active && active.dataset && active.dataset.cell);
     focusedKey = inGame ? active.dataset.key || null : null;
@@ -119,7 +123,11 @@
   });
   document.addEventListener("htmx:afterSettle", () => {
     setup();
-    if (boardHadFocus && lastCell) {
+    if (focusedStep) {
+      // The same step control, or (at either end, where it is disabled) the slider.
+      const control = $(`#replay [data-replay="${focusedStep}"]`) || $("#replay-step");
+      if (control) control.focus();
+    } else if (boardHadFocus && lastCell) {
       const target = $(`#game [data-cell="${lastCell}"]`);
       if (target) target.focus();
     } else if (focusedPlace) {
@@ -326,7 +334,9 @@
   // -- replay: autoplay steps forward at the chosen speed until the last step ----------------
 
   let autoplay = null;
+  let autoplayDelay = null;
   function stopAutoplay() { clearInterval(autoplay); autoplay = null; }
+
   function setupReplay() {
     const controls = $("#replay [data-autoplay-controls]");
     if (!controls) { stopAutoplay(); return; }
@@ -336,22 +346,26 @@
     if (autoplayDelay) speed.value = autoplayDelay;
     const show = () => {
       button.setAttribute("aria-pressed", autoplay ? "true" : "false");
-      button.textContent = autoplay ? "⏸ Pause" : "▶ Play";
+      button.textContent = autoplay ? button.dataset.pause : button.dataset.play;
+    };
+    const tickReplay = () => {
+      const next = $('#replay [data-replay="next"]');
+      if (next) { next.click(); return; }
+      stopAutoplay();
+      const current = $("#replay [data-autoplay]");
+      if (current) { current.setAttribute("aria-pressed", "false"); current.textContent = current.dataset.play; }
     };
     const start = () => {
       stopAutoplay();
       autoplayDelay = speed.value;
-      autoplay = setInterval(() => {
-        const next = $('#replay [data-replay="next"]');
-        if (next) next.click(); else { stopAutoplay(); setupReplay(); }
-      }, parseInt(speed.value, 10));
+      // From the last step, play again from the deal.
+      if (!$('#replay [data-replay="next"]')) { const first = $('#replay [data-replay="first"]'); if (first) first.click(); }
+      autoplay = setInterval(tickReplay, parseInt(speed.value, 10));
     };
     button.addEventListener("click", () => { if (autoplay) stopAutoplay(); else start(); show(); });
-    speed.addEventListener("change", () => { if (autoplay) start(); autoplayDelay = speed.value; });
-    if (!$('#replay [data-replay="next"]')) stopAutoplay();
+    speed.addEventListener("change", () => { autoplayDelay = speed.value; if (autoplay) start(); });
     show();
   }
-  let autoplayDelay = null;
 
   function setup() {
     setupReplay();

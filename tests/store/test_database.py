@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import text
 
 from app.store import Database
 
 
 def test_sqlite_pragmas(db: Database) -> None:
+    if not db.is_sqlite:
+        pytest.skip("SQLite only")
     with db.read() as session:
         assert session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert session.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL

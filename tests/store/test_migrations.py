@@ -19,11 +19,12 @@ def test_migrations_upgrade_an_empty_database(tmp_path: Path) -> None:
     assert {"players", "games", "moves", "alembic_version"} <= tables
 
 
-def test_models_match_the_migrated_schema(migrated_file: Path) -> None:
-    engine = create_engine(f"sqlite:///{migrated_file}")
+def test_models_match_the_migrated_schema(database_url: str) -> None:
+    engine = create_engine(database_url)
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
+    engine.dispose()
 
 
 def test_upgrading_twice_is_harmless(tmp_path: Path) -> None:
