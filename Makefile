@@ -6,12 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev chromium lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev chromium postgres lint typecheck imports pytest bench messages clean
 
 run: install
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
 
-test: install-dev chromium lint typecheck imports pytest
+test: install-dev chromium postgres lint typecheck imports pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,12 @@ chromium:
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
+# The storage and HTTP tests run on PostgreSQL too (tests/postgres.py starts a server).
+postgres:
+	@command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+	  echo "Installing Debian's postgresql for the PostgreSQL test lane"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
 lint:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -50,6 +56,9 @@ pytest:
 
 bench: install-dev
 	$(BIN)/python bench/move_latency.py
+	$(BIN)/python bench/load.py
+	$(BIN)/python bench/stats_page.py
+	$(BIN)/python bench/solver.py
 
 messages: install-dev
 	$(BIN)/pybabel extract -F babel.cfg -o messages.pot .

@@ -74,12 +74,16 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not args.no_migrate:
         _migrate(args)
+    from app.web.access_log import LOG_CONFIG
+
     uvicorn.run(
         "app.main:app",
         host=args.host,
         port=args.port,
         workers=args.workers,
         proxy_headers=True,
+        access_log=False,  # ours (app.web.access_log) hides the game ids
+        log_config=LOG_CONFIG,
     )
     return 0
 

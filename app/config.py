@@ -23,6 +23,10 @@ class Settings(BaseSettings):
     """Signs the player cookie. Empty: read or create ``data/secret_key``."""
     secure_cookies: bool = False
     """Mark cookies ``Secure`` (set it behind HTTPS)."""
+    rate_limit_player: str = "20/second"
+    """Actions one player may post (``limits`` notation); a person never gets near it."""
+    rate_limit_address: str = "1200/minute"
+    """Actions one address may post, all players behind it together."""
 
 
 @lru_cache

@@ -121,7 +121,16 @@ async def bench(kind: str, games: int, seed: int) -> None:
         url = f"sqlite:///{folder}/bench.db"
         upgrade(url)
         db = Database(url)
-        app = create_app(Settings(database_url=url, secret_key="bench"), db)
+        app = create_app(
+            Settings(
+                database_url=url,
+                secret_key="bench",
+                # The simple player plays far faster than a person: no rate limit here.
+                rate_limit_player="1000000/second",
+                rate_limit_address="1000000/second",
+            ),
+            db,
+        )
         samples: dict[str, list[float]] = {
             "server_ms": [],
             "client_ms": [],

@@ -10,11 +10,13 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.config import ROOT, Settings, get_settings, secret_key
 from app.store import Database
 from app.web import errors
+from app.web.access_log import AccessLog
 from app.web.htmx import VaryOnHtmx
 from app.web.routes import games, home, players, stats
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
+from app.web.throttle import Throttle
 from app.web.timing import ServerTiming
 
 
@@ -26,6 +28,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.db = db or Database(settings.database_url)
     app.state.templates = make_templates()
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
+    app.state.throttle = Throttle(settings.rate_limit_player, settings.rate_limit_address)
     app.include_router(home.router)
     app.include_router(players.router)
     app.include_router(games.router)
@@ -37,4 +40,5 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.add_middleware(VaryOnHtmx)
     app.add_middleware(Security)
     app.add_middleware(ServerTiming)
+    app.add_middleware(AccessLog)
     return app

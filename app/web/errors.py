@@ -12,6 +12,7 @@ from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.store import StorageError
 from app.web.htmx import is_htmx
 from app.web.pages import render, render_game
+from app.web.throttle import TooManyRequests
 
 
 class FormError(ValueError):
@@ -38,6 +39,18 @@ def install(app: FastAPI) -> None:
 
     for error_class in (IllegalMoveError, InvalidMoveError, FormError, games.UnknownGameKind):
         app.add_exception_handler(error_class, refused)
+
+    @app.exception_handler(TooManyRequests)
+    async def too_many(request: Request, error: TooManyRequests) -> Response:
+        message = "That was a lot of moves at once: wait a moment, then carry on."
+        game_id = request.path_params.get("game_id")
+        if game_id is None:
+            response = render_error(request, 429, "Slow down a little", message)
+        else:
+            game = games.load(db=request.app.state.db, game_id=game_id)
+            response = render_game(request, game, status_code=429, message=message)
+        response.headers["Retry-After"] = str(error.retry_after)
+        return response
 
     @app.exception_handler(StorageError)
     async def storage(request: Request, error: StorageError) -> Response:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import re
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.exc import OperationalError
 
 from app.store import queries
+from app.web.throttle import Throttle
 
 HX = {"HX-Request": "true"}
 
@@ -163,3 +165,46 @@ def test_random_actions_never_break_the_server(
     after = client.get(f"/games/{game_id}/position").text
     if response.status_code != 200:
         assert after == before
+
+
+def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> None:
+    app.state.throttle = Throttle("3/minute", "1000/minute")
+    game_id = start(client)
+    for version, action in enumerate(["5H C4", "undo", "5H C4"]):
+        response = client.post(
+            f"/games/{game_id}/actions", data={"action": action, "version": str(version)}
+        )
+        assert response.status_code == 303
+    response = client.post(
+        f"/games/{game_id}/actions", data={"action": "undo", "version": "3"}, headers=HX
+    )
+    assert response.status_code == 429
+    assert "wait a moment" in response.text
+    assert 'name="version" value="3"' in response.text
+    assert int(response.headers["retry-after"]) >= 1
+    assert len(history(client, game_id).splitlines()) == 3
+
+
+def test_rate_limit_per_address(client: TestClient, app: FastAPI) -> None:
+    app.state.throttle = Throttle("1000/minute", "2/minute")
+    game_id = start(client)
+    statuses = [
+        client.post(
+            f"/games/{game_id}/actions", data={"action": "undo", "version": "0"}
+        ).status_code
+        for _ in range(3)
+    ]
+    assert statuses == [422, 422, 429]
+
+
+def test_the_access_log_hides_game_ids(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    game_id = start(client)
+    with caplog.at_level("INFO", logger="solitaire.access"):
+        client.get(f"/games/{game_id}")
+        client.get(f"/players/join/{game_id}.secret")
+    lines = [record.getMessage() for record in caplog.records]
+    assert any(f'"GET /games/{game_id[:4]}…" 200' in line for line in lines), lines
+    assert not any(game_id in line for line in lines)
+    assert any('"GET /players/join/…" 400' in line for line in lines)

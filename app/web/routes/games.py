@@ -62,6 +62,7 @@ def game_action(
     action: ShortField,
     version: ShortField,
 ) -> Response:
+    request.app.state.throttle.check(request, player)
     number = _version(version)
     game = games.act(db=db, game_id=game_id, action=action, version=number, player_id=player)
     if is_htmx(request):
