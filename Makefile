@@ -6,12 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev chromium postgres lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev chromium postgres fc-solve lint typecheck imports pytest bench messages clean
 
 run: install
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
 
-test: install-dev chromium postgres lint typecheck imports pytest
+test: install-dev chromium postgres fc-solve lint typecheck imports pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ postgres:
 	@command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
 	  echo "Installing Debian's postgresql for the PostgreSQL test lane"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+# fc-solve's deal generator checks our Microsoft deals; bench/solver.py compares times.
+fc-solve:
+	@command -v make-microsoft-freecell-board >/dev/null 2>&1 || { \
+	  echo "Installing Debian's freecell-solver-bin (reference deals and solver)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq freecell-solver-bin; }
 
 lint:
 	$(BIN)/ruff check .

@@ -56,6 +56,15 @@ def _parser() -> argparse.ArgumentParser:
     moves.add_argument("file", type=argparse.FileType("r"), help="position text, - for stdin")
     moves.set_defaults(run=_moves)
 
+    solve = commands.add_parser(
+        "solve", help="solve a deal or a position: the verdict, then the moves"
+    )
+    solve.add_argument("kind", choices=sorted(GAMES))
+    solve.add_argument("source", help="a deal number, a file of position text, or - for stdin")
+    solve.add_argument("--budget-ms", type=int, default=10_000)
+    solve.add_argument("--variant", default=None)
+    solve.set_defaults(run=_solve)
+
     verify = commands.add_parser(
         "verify", help="replay every stored game and report any that differs from its position"
     )
@@ -121,6 +130,24 @@ def _seed_demo(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(f"added {made} finished demo games")
+    return 0
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from app.solve import answer
+
+    rules = rules_for(args.kind)
+    if args.source.isdigit():
+        position = rules.new_game(int(args.source), args.variant or rules.default_variant)
+    elif args.source == "-":
+        position = rules.parse(sys.stdin.read())
+    else:
+        with open(args.source) as file:
+            position = rules.parse(file.read())
+    result = answer(position, args.budget_ms)
+    print(result.verdict)
+    for move in result.moves:
+        print(move)
     return 0
 
 

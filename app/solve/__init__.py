@@ -1,1 +1,52 @@
-"""Solvers and hints, on top of the rules engine only."""
+"""Solvers and hints, on top of the rules engine only.
+
+:func:`answer` is the one entry point the command line and the site use: for any game's
+position, a verdict (``solved``, ``unsolvable``, ``unknown``) and a line of moves in that
+game's notation. For Montana the question is whether the current round can be cleared
+without another redeal, and the line is the best one found (the win, when there is one).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from app.rules.freecell import FreeCellPosition
+from app.rules.montana import MontanaPosition
+from app.rules.protocol import Position
+from app.solve import freecell, montana
+
+Verdict = Literal["solved", "unsolvable", "unknown"]
+
+MONTANA_VERDICTS: dict[str, Verdict] = {
+    "clearable": "solved",
+    "blocked": "unsolvable",
+    "unknown": "unknown",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    verdict: Verdict
+    moves: tuple[str, ...]
+    positions: int
+    seconds: float
+
+
+def answer(position: Position, budget_ms: int) -> Answer:
+    """Solve ``position`` within about ``budget_ms`` milliseconds."""
+    seconds = budget_ms / 1000
+    if isinstance(position, FreeCellPosition):
+        began = time.perf_counter()
+        quick = freecell.solve(position, max_seconds=seconds / 2)
+        if quick.verdict == "solved":
+            return Answer("solved", quick.moves, quick.nodes, quick.seconds)
+        left = max(seconds - (time.perf_counter() - began), 0.01)
+        proof = freecell.solve(position, max_seconds=left, atomic=True)
+        spent = time.perf_counter() - began
+        return Answer(proof.verdict, proof.moves, quick.nodes + proof.nodes, spent)
+    if isinstance(position, MontanaPosition):
+        result = montana.search(position, max_seconds=seconds)
+        return Answer(MONTANA_VERDICTS[result.verdict], result.moves, result.nodes, result.seconds)
+    raise TypeError(f"no solver for {type(position).__name__}")

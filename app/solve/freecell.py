@@ -1,35 +1,50 @@
-"""A FreeCell solver: best-first search over the engine's positions.
+"""A FreeCell solver on a compact form of the position, for speed.
 
-Each step plays one legal move and then every safe card home (as the game does), so a line
-is a list of moves in standard notation, foundation moves included, that any tool can
-replay without automatic moves. Positions are deduplicated by a canonical key in which the
-order of the columns and of the free cells does not matter. The search is greedy on a
-heuristic: cards still in play, cards lying on top of the next card each foundation
-needs, and the free cells and columns left empty.
+The search works on tuples of card numbers (``Card.index``: rank * 4 + suit, suits C D H S)
+rather than on the engine's values, and speaks the engine's notation, so every line it
+finds replays through :mod:`app.rules.freecell` (the tests and the benchmark replay each
+one). After each move every *safe* card goes home, as the game does, and those moves are
+part of the line: any tool can replay it without automatic moves.
 
->>> result = solve(new_game(1), max_nodes=20_000)
->>> result.verdict
-'solved'
->>> replay_wins(new_game(1), result.moves)
-True
+Positions are deduplicated by a canonical key in which the order of the columns and of the
+free cells does not matter, and all empty columns (and free cells) are one target.
+
+- :func:`solve` is a greedy best-first search that may move whole runs (supermoves). It
+  finds lines fast but never claims a deal is lost.
+- ``atomic=True`` moves single cards only, depth first, until every reachable position is
+  seen. A supermove is a shorthand for single-card moves, so when nothing is left the deal
+  is proved **unsolvable**.
+
+>>> result = solve(new_game(1))
+>>> result.verdict, replay_wins(new_game(1), result.moves)
+('solved', True)
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from app.rules.cards import SUITS
-from app.rules.freecell import FreeCellMove, FreeCellPosition, new_game
-
-Verdict = Literal["solved", "unsolvable", "unknown"]
+from app.rules.cards import SUITS, Card
+from app.rules.freecell import FreeCellPosition, new_game
 
 __all__ = ["SolveResult", "new_game", "replay_wins", "solve"]
 
-_SUIT_INDEX: Final = {suit: i for i, suit in enumerate(SUITS)}
+Verdict = Literal["solved", "unsolvable", "unknown"]
+Columns = tuple[tuple[int, ...], ...]
+Cells = tuple[int, ...]
+"""Four free cells, -1 for an empty one."""
+Foundations = tuple[int, ...]
+State = tuple[Columns, Cells, Foundations]
+
+EMPTY: Final = -1
+CELL_NAMES: Final = "abcd"
+RED: Final = (False, True, True, False)
+"""By suit index: diamonds and hearts are red."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,95 +52,280 @@ class SolveResult:
     verdict: Verdict
     moves: tuple[str, ...]
     nodes: int
+    seconds: float
 
 
-def canonical_key(position: FreeCellPosition) -> tuple[object, ...]:
-    """Positions that differ only in the order of columns or free cells share a key."""
-    columns = tuple(sorted(tuple(card.index for card in column) for column in position.columns))
-    cells = tuple(sorted(card.index for card in position.cells if card is not None))
+def _rank(card: int) -> int:
+    return card // 4 + 1
+
+
+def _fits(card: int, onto: int) -> bool:
+    return card // 4 + 2 == onto // 4 + 1 and RED[card % 4] != RED[onto % 4]
+
+
+def _safe(card: int, foundations: Foundations) -> bool:
+    rank = card // 4 + 1
+    if rank <= 2:
+        return True
+    clubs, diamonds, hearts, spades = foundations
+    other = min(clubs, spades) if RED[card % 4] else min(diamonds, hearts)
+    return other >= rank - 1
+
+
+def _run(column: tuple[int, ...]) -> int:
+    length = 1
+    for index in range(len(column) - 1, 0, -1):
+        if not _fits(column[index], column[index - 1]):
+            break
+        length += 1
+    return length
+
+
+def from_position(position: FreeCellPosition) -> State:
+    columns = tuple(tuple(card.index for card in column) for column in position.columns)
+    cells = tuple(EMPTY if card is None else card.index for card in position.cells)
     return columns, cells, position.foundations
 
 
-def heuristic(position: FreeCellPosition) -> int:
-    """Lower is better."""
-    score = position.cards_left * 6
-    foundations = position.foundations
-    for column in position.columns:
-        for depth, card in enumerate(reversed(column)):
-            if card.rank == foundations[_SUIT_INDEX[card.suit]] + 1:
-                score += depth * 3
-            # A card lying on a lower card of its own suit must move off it first.
+def key(state: State) -> tuple[object, ...]:
+    columns, cells, foundations = state
+    return tuple(sorted(columns)), tuple(sorted(cells)), foundations
+
+
+def _home(state: State, card: int) -> Foundations:
+    foundations = list(state[2])
+    foundations[card % 4] += 1
+    return tuple(foundations)
+
+
+def _settle(state: State, line: list[str]) -> State:
+    """Play every safe card home, lowest rank first, as the game does."""
+    while True:
+        columns, cells, foundations = state
+        exposed = [(column[-1], f"{i + 1}h") for i, column in enumerate(columns) if column]
+        exposed += [(card, f"{CELL_NAMES[i]}h") for i, card in enumerate(cells) if card != EMPTY]
+        best: tuple[int, int, str] | None = None
+        for card, notation in exposed:
+            goes_home = card // 4 == foundations[card % 4] and _safe(card, foundations)
+            if goes_home and (best is None or card // 4 < best[0]):
+                best = (card // 4, card, notation)
+        if best is None:
+            return state
+        _, card, notation = best
+        line.append(notation)
+        if notation[0] in CELL_NAMES:
+            slot = CELL_NAMES.index(notation[0])
+            cells = (*cells[:slot], EMPTY, *cells[slot + 1 :])
+        else:
+            at = int(notation[0]) - 1
+            columns = (*columns[:at], columns[at][:-1], *columns[at + 1 :])
+        state = (columns, cells, _home(state, card))
+
+
+def _with_column(columns: Columns, index: int, column: tuple[int, ...]) -> Columns:
+    return (*columns[:index], column, *columns[index + 1 :])
+
+
+def _moves(state: State, atomic: bool) -> Iterator[tuple[str, State]]:
+    """Every useful move: one empty column (and the first empty cell) stands for all."""
+    columns, cells, foundations = state
+    free = cells.count(EMPTY)
+    empty_columns = [i for i, column in enumerate(columns) if not column]
+    first_empty = empty_columns[0] if empty_columns else None
+    onto_card = (1 + free) * 2 ** len(empty_columns)
+    into_empty = (1 + free) * 2 ** max(len(empty_columns) - 1, 0)
+    first_cell = cells.index(EMPTY) if free else None
+    for source, column in enumerate(columns):
+        if not column:
+            continue
+        card = column[-1]
+        name = str(source + 1)
+        rest = column[:-1]
+        if card // 4 == foundations[card % 4]:
+            yield f"{name}h", (_with_column(columns, source, rest), cells, _home(state, card))
+        run = 1 if atomic else _run(column)
+        for target, other in enumerate(columns):
+            if target == source or not other:
+                continue
+            count = other[-1] // 4 - card // 4
+            if 1 <= count <= run and count <= onto_card and _fits(column[-count], other[-1]):
+                moved = _with_column(columns, source, column[:-count])
+                moved = _with_column(moved, target, other + column[-count:])
+                yield f"{name}{target + 1}", (moved, cells, foundations)
+        if first_empty is not None and len(column) > 1:
+            longest = min(run, into_empty, len(column) - 1)
+            for count in {1, longest}:
+                moved = _with_column(columns, source, column[:-count])
+                moved = _with_column(moved, first_empty, column[-count:])
+                suffix = f"v{count:x}" if count > 1 else ""
+                yield f"{name}{first_empty + 1}{suffix}", (moved, cells, foundations)
+        if first_cell is not None:
+            held = (*cells[:first_cell], card, *cells[first_cell + 1 :])
+            yield (
+                f"{name}{CELL_NAMES[first_cell]}",
+                (
+                    _with_column(columns, source, rest),
+                    held,
+                    foundations,
+                ),
+            )
+    for slot, card in enumerate(cells):
+        if card == EMPTY:
+            continue
+        name = CELL_NAMES[slot]
+        emptied = (*cells[:slot], EMPTY, *cells[slot + 1 :])
+        if card // 4 == foundations[card % 4]:
+            yield f"{name}h", (columns, emptied, _home(state, card))
+        for target, other in enumerate(columns):
+            if other and _fits(card, other[-1]):
+                yield (
+                    f"{name}{target + 1}",
+                    (
+                        _with_column(columns, target, (*other, card)),
+                        emptied,
+                        foundations,
+                    ),
+                )
+        if first_empty is not None:
+            yield (
+                f"{name}{first_empty + 1}",
+                (
+                    _with_column(columns, first_empty, (card,)),
+                    emptied,
+                    foundations,
+                ),
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """How much each feature of a position counts against it (lower scores first)."""
+
+    in_play: int
+    buried: int
+    disorder: int
+    free_cell: int
+    empty_column: int
+
+
+ROOMY: Final = Weights(in_play=5, buried=2, disorder=1, free_cell=5, empty_column=10)
+"""Prizes free cells and empty columns: the best single setting on deals 1-1000."""
+HOMEWARD: Final = Weights(in_play=10, buried=3, disorder=1, free_cell=2, empty_column=4)
+"""Prizes cards home: solves most of the deals the first setting gets lost in."""
+PORTFOLIO: Final = ((ROOMY, 0.6), (HOMEWARD, 0.4))
+"""Settings tried in turn, with their share of the time budget."""
+
+
+def heuristic(state: State, weights: Weights = ROOMY) -> int:
+    """Lower is better: cards in play, cards buried above the next card each foundation
+    needs, cards lying on a higher card (disorder), and the room left to move in."""
+    columns, cells, foundations = state
+    score = (52 - sum(foundations)) * weights.in_play
+    for column in columns:
+        for depth in range(len(column)):
+            card = column[-1 - depth]
+            if card // 4 == foundations[card % 4]:
+                score += depth * weights.buried
         for upper, lower in itertools.pairwise(column):
-            if upper.rank < lower.rank:
-                score += 1
-    score -= position.empty_cells * 3 + position.empty_columns * 6
+            if upper // 4 < lower // 4:
+                score += weights.disorder
+    score -= cells.count(EMPTY) * weights.free_cell
+    score -= sum(1 for column in columns if not column) * weights.empty_column
     return score
 
 
-def _settle(position: FreeCellPosition, line: list[str]) -> FreeCellPosition:
-    while (move := position.automatic_move()) is not None:
-        position = position.play(move)
-        line.append(move.notation)
-    return position
-
-
 def solve(
-    position: FreeCellPosition, *, max_nodes: int = 200_000, atomic: bool = False
+    position: FreeCellPosition,
+    *,
+    max_nodes: int = 500_000,
+    max_seconds: float = 10.0,
+    atomic: bool = False,
 ) -> SolveResult:
-    """Find a winning line, prove there is none, or give up after ``max_nodes`` positions.
-
-    With ``atomic`` the search moves single cards only: a supermove is a shorthand for such
-    moves, so running out of positions then proves the deal cannot be won. Without it the
-    search also takes whole runs (faster to a solution) and never claims a proof.
-    """
+    """Find a winning line, prove there is none (``atomic``), or say ``unknown`` when a
+    budget (positions expanded or seconds) runs out."""
+    began = time.perf_counter()
+    deadline = began + max_seconds
     start_line: list[str] = []
-    position = _settle(position, start_line)
-    if position.is_won():
-        return SolveResult("solved", tuple(start_line), 0)
-    counter = itertools.count()
-    seen = {canonical_key(position)}
-    parents: dict[int, tuple[int, tuple[str, ...]]] = {}
-    root = next(counter)
-    frontier = [(heuristic(position), root, position)]
+    state = _settle(from_position(position), start_line)
+    if sum(state[2]) == 52:
+        return SolveResult("solved", tuple(start_line), 0, 0.0)
+    if atomic:
+        verdict, line, nodes = _exhaust(state, max_nodes, deadline)
+    else:
+        verdict, line, nodes = "unknown", [], 0
+        for weights, share in PORTFOLIO:
+            slice_end = min(deadline, time.perf_counter() + max_seconds * share)
+            verdict, line, spent = _best_first(state, max_nodes - nodes, slice_end, weights)
+            nodes += spent
+            if verdict == "solved":
+                break
+    moves = (*start_line, *line) if verdict == "solved" else ()
+    return SolveResult(verdict, moves, nodes, time.perf_counter() - began)
+
+
+Parents = dict[int, tuple[int, tuple[str, ...]]]
+
+
+def _best_first(
+    state: State, max_nodes: int, deadline: float, weights: Weights
+) -> tuple[Verdict, list[str], int]:
+    counter = itertools.count(1)
+    seen = {key(state)}
+    parents: Parents = {}
+    frontier: list[tuple[int, int, State]] = [(heuristic(state, weights), 0, state)]
     nodes = 0
     while frontier and nodes < max_nodes:
+        if nodes % 256 == 0 and time.perf_counter() > deadline:
+            break
         _, node, current = heapq.heappop(frontier)
         nodes += 1
-        for move in _ordered_moves(current, atomic):
-            line = [move.notation]
-            child = _settle(current.play(move), line)
-            key = canonical_key(child)
-            if key in seen:
+        for notation, child in _moves(current, atomic=False):
+            line = [notation]
+            child = _settle(child, line)
+            child_key = key(child)
+            if child_key in seen:
                 continue
-            seen.add(key)
+            seen.add(child_key)
             child_id = next(counter)
             parents[child_id] = (node, tuple(line))
-            if child.is_won():
-                return SolveResult("solved", (*start_line, *_line(parents, child_id)), nodes)
-            heapq.heappush(frontier, (heuristic(child), child_id, child))
-    verdict: Verdict = "unsolvable" if atomic and not frontier else "unknown"
-    return SolveResult(verdict, (), nodes)
+            if sum(child[2]) == 52:
+                return "solved", _line(parents, child_id), nodes
+            heapq.heappush(frontier, (heuristic(child, weights), child_id, child))
+    return "unknown", [], nodes
 
 
-def _ordered_moves(position: FreeCellPosition, atomic: bool) -> Sequence[FreeCellMove]:
-    """The moves to try: single cards only when ``atomic``; otherwise runs too, a run into
-    an empty column only at its longest."""
-    moves = position.legal_moves()
-    if atomic:
-        return [move for move in moves if move.count == 1]
-    longest: dict[tuple[str, str], int] = {}
-    for move in moves:
-        if move.to_empty:
-            key = (move.source, move.target)
-            longest[key] = max(longest.get(key, 0), move.count)
-    return [
-        move
-        for move in moves
-        if not move.to_empty or move.count in (1, longest[(move.source, move.target)])
-    ]
+def _exhaust(state: State, max_nodes: int, deadline: float) -> tuple[Verdict, list[str], int]:
+    """Depth first over single-card moves until a win or nothing new is left."""
+    counter = itertools.count(1)
+    seen = {key(state)}
+    parents: Parents = {}
+    stack: list[tuple[int, State]] = [(0, state)]
+    nodes = 0
+    while stack:
+        if nodes >= max_nodes or (nodes % 256 == 0 and time.perf_counter() > deadline):
+            return "unknown", [], nodes
+        node, current = stack.pop()
+        nodes += 1
+        children = []
+        for notation, child in _moves(current, atomic=True):
+            line = [notation]
+            child = _settle(child, line)
+            child_key = key(child)
+            if child_key in seen:
+                continue
+            seen.add(child_key)
+            child_id = next(counter)
+            parents[child_id] = (node, tuple(line))
+            if sum(child[2]) == 52:
+                return "solved", _line(parents, child_id), nodes
+            children.append((heuristic(child), child_id, child))
+        # The most promising child is explored first (popped last from the stack).
+        children.sort(reverse=True)
+        stack.extend((child_id, child) for _, child_id, child in children)
+    return "unsolvable", [], nodes
 
 
-def _line(parents: dict[int, tuple[int, tuple[str, ...]]], node: int) -> list[str]:
+def _line(parents: Parents, node: int) -> list[str]:
     pieces: list[tuple[str, ...]] = []
     while node in parents:
         node, piece = parents[node]
@@ -138,3 +338,8 @@ def replay_wins(position: FreeCellPosition, moves: Sequence[str]) -> bool:
     for notation in moves:
         position = position.play(position.parse_action(notation))
     return position.is_won()
+
+
+def card_of(index: int) -> Card:
+    """The engine's card for a card number (for messages and tests)."""
+    return Card(index // 4 + 1, SUITS[index % 4])

@@ -64,3 +64,25 @@ def test_console_script_is_installed() -> None:
         [str(script), "deal", "montana", "2"], capture_output=True, text=True, check=True
     )
     assert result.stdout == montana.new_game(2).to_text()
+
+
+def test_solve_freecell_prints_the_verdict_then_the_moves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from app.rules import freecell
+    from app.solve.freecell import replay_wins
+
+    code, out, _ = run(capsys, "solve", "freecell", "1", "--budget-ms", "5000")
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "solved"
+    assert replay_wins(freecell.new_game(1), lines[1:])
+
+
+def test_solve_montana_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.solve.montana import NEARLY_WON
+
+    path = tmp_path / "nearly.txt"
+    path.write_text(NEARLY_WON)
+    _, out, _ = run(capsys, "solve", "montana", str(path))
+    assert out == "solved\nKS D12\n"
