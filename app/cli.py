@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from app import demo, games
-from app.config import get_settings
+from app.config import LOG_CONFIG, get_settings
 from app.rules import GAMES, rules_for
 from app.rules.protocol import InvalidPositionError
 from app.store import Database
@@ -83,8 +83,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not args.no_migrate:
         _migrate(args)
-    from app.web.access_log import LOG_CONFIG
-
     uvicorn.run(
         "app.main:app",
         host=args.host,
@@ -137,7 +135,7 @@ def _solve(args: argparse.Namespace) -> int:
     from app.solve import answer
 
     rules = rules_for(args.kind)
-    if args.source.isdigit():
+    if args.source.isascii() and args.source.isdigit():
         position = rules.new_game(int(args.source), args.variant or rules.default_variant)
     elif args.source == "-":
         position = rules.parse(sys.stdin.read())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Any, Final
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -44,3 +45,21 @@ def secret_key(settings: Settings) -> str:
         path.write_text(secrets.token_urlsafe(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+LOG_CONFIG: Final[dict[str, Any]] = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+    },
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "loggers": {
+        "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+        "solitaire": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
+    },
+}
+"""Logging for ``solitaire serve``: uvicorn's messages and the access log
+(:mod:`app.web.access_log`), to stderr."""

@@ -22,6 +22,8 @@ from app.rules.protocol import (
     Position,
     Rules,
 )
+from app.solve import Verdict
+from app.solve.hint import Hint, check, hint
 from app.store import Conflict, Database, Session, queries
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
 
@@ -74,6 +76,7 @@ class Game:
     cards_left: int
     moves_count: int
     play_ms: int
+    hints_used: int
     created_at: datetime
     last_action_at: datetime
     finished_at: datetime | None
@@ -175,6 +178,7 @@ def start(
         version=0,
         moves_count=0,
         play_ms=0,
+        hints_used=0,
         resigned=False,
         created_at=now,
         last_action_at=now,
@@ -200,6 +204,25 @@ def restart(
         deal=current.deal,
         now=now,
     )
+
+
+def ask_hint(*, db: Database, game_id: str) -> tuple[Game, Hint]:
+    """The move to play next (never played for the player); the game counts the hint."""
+    game = load(db=db, game_id=game_id)
+    if game.is_over:
+        raise GameOver("the game is over: there is nothing to hint")
+    suggestion = hint(game.position)
+    with db.write() as session:
+        record = _get(session, game_id)
+        record.hints_used += 1
+        return _view(record), suggestion
+
+
+def winnable(*, db: Database, game_id: str) -> tuple[Game, Verdict, int, int]:
+    """Can the game still be won from here? (Montana: can this round be cleared?)"""
+    game = load(db=db, game_id=game_id)
+    verdict, length, searched = check(game.position)
+    return game, verdict, length, searched
 
 
 def load(*, db: Database, game_id: str) -> Game:
@@ -470,6 +493,7 @@ def _view(record: GameRecord, position: Position | None = None) -> Game:
         cards_left=record.cards_left,
         moves_count=record.moves_count,
         play_ms=record.play_ms,
+        hints_used=record.hints_used,
         created_at=record.created_at,
         last_action_at=record.last_action_at,
         finished_at=record.finished_at,

@@ -11,6 +11,7 @@ ratio of total times is printed. Montana: see app/solve/montana.py's own section
 from __future__ import annotations
 
 import argparse
+import contextlib
 import shutil
 import statistics
 import subprocess
@@ -70,7 +71,15 @@ def bench_fc_solve(deals: int, ours: float) -> None:
     began = time.perf_counter()
     for deal in range(1, deals + 1):
         made = subprocess.run([generator, "-t", str(deal)], capture_output=True, text=True)
-        subprocess.run([binary, "-"], input=made.stdout, capture_output=True, text=True)
+        # fc-solve's default search, bounded so that no deal runs away with memory.
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            subprocess.run(
+                [binary, "-mi", "200000", "-"],
+                input=made.stdout,
+                capture_output=True,
+                text=True,
+                timeout=10,
+            )
     theirs = time.perf_counter() - began
     print(
         f"fc-solve on the same deals: {theirs:.1f} s in all (process start-up included); "

@@ -17,6 +17,8 @@ from app.web import create_app
 from tests.postgres import PostgresServer, binaries
 
 SKIPPED_LANES: list[str] = []
+FAST = {"rate_limit_player": "100000/second", "rate_limit_address": "100000/second"}
+"""Tests play far faster than people: the rate limits have tests of their own."""
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -80,7 +82,7 @@ def db(database_url: str) -> Iterator[Database]:
 
 @pytest.fixture
 def app(db: Database, database_url: str) -> FastAPI:
-    return create_app(Settings(database_url=database_url, secret_key="test-secret"), db)
+    return create_app(Settings(database_url=database_url, secret_key="test-secret", **FAST), db)
 
 
 @pytest.fixture

@@ -639,7 +639,7 @@ def _read_foundations(tokens: list[str], where: str) -> list[int]:
     seen: set[str] = set()
     for token in tokens:
         suit, dash, value = token.upper().partition("-")
-        if value.isdigit() and int(value) <= KING:
+        if value.isascii() and value.isdigit() and int(value) <= KING:
             rank = int(value)
         elif len(value) == 1 and value in RANK_LETTERS:
             rank = RANK_LETTERS.index(value) + 1

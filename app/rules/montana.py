@@ -76,7 +76,9 @@ def parse_cell(text: str) -> Cell:
     """``'B7'`` → 19; raise :class:`InvalidMoveError` for anything off the board."""
     token = text.strip().upper()
     row, column = token[:1], token[1:]
-    if row not in tuple(ROW_LETTERS) or not column.isdigit() or not 1 <= int(column) <= COLUMNS:
+    if row not in tuple(ROW_LETTERS) or not (column.isascii() and column.isdigit()):
+        raise InvalidMoveError(f"not a cell: {text!r} (cells are A1 … D13)")
+    if not 1 <= int(column) <= COLUMNS:
         raise InvalidMoveError(f"not a cell: {text!r} (cells are A1 … D13)")
     return ROW_LETTERS.index(row) * COLUMNS + int(column) - 1
 
@@ -359,7 +361,7 @@ def parse(text: str) -> MontanaPosition:
             key = key.strip().lower()
             if key not in _HEADERS:
                 raise InvalidPositionError(f"line {number}: unknown header {key!r}")
-            if not value.strip().isdigit():
+            if not (value.strip().isascii() and value.strip().isdigit()):
                 raise InvalidPositionError(f"line {number}: {key} must be a number: {value!r}")
             headers[key] = int(value)
             continue

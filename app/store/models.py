@@ -102,6 +102,7 @@ class GameRecord(Base):
     cards_left: Mapped[int] = mapped_column(Integer)
     moves_count: Mapped[int] = mapped_column(Integer)
     play_ms: Mapped[int] = mapped_column(BigInteger)
+    hints_used: Mapped[int] = mapped_column(Integer, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_action_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

@@ -56,20 +56,3 @@ class AccessLog:
                 status,
                 (time.perf_counter() - started) * 1000,
             )
-
-
-LOG_CONFIG: Final = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
-    },
-    "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
-    },
-    "loggers": {
-        "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
-        "solitaire": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
-    },
-}
-"""Logging for ``solitaire serve``: uvicorn's messages and this access log, to stderr."""

@@ -196,7 +196,7 @@ def parse_selection(position: FreeCellPosition, text: str | None) -> Selection |
     run = position.movable_run_length(COLUMN_NAMES.index(source))
     if not count_text:
         count = run
-    elif count_text.isdigit():
+    elif count_text.isascii() and count_text.isdigit():
         count = int(count_text)
     else:
         return None

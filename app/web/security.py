@@ -67,7 +67,9 @@ class Security:
             await response(scope, receive, send_with_headers)
             return
         length = headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY_BYTES):
+        if length is not None and (
+            not (length.isascii() and length.isdigit()) or int(length) > MAX_BODY_BYTES
+        ):
             await _too_large(scope, receive, send_with_headers)
             return
         received = 0

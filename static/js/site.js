@@ -93,7 +93,7 @@
       if (key !== "z") return;
       key = "u";
     }
-    if (key.length !== 1) return;
+    if (key.length !== 1 && key !== "home") return;
     const target = $(`#game [data-key="${CSS.escape(key)}"]`);
     if (target && !target.disabled) {
       event.preventDefault();

@@ -26,6 +26,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, 
 from app.config import Settings
 from app.rules.cards import FULL_DECK
 from app.web import create_app
+from tests.conftest import FAST
 
 CHROMIUM: Final = Path("/usr/bin/chromium")
 CHROMIUM_ARGS: Final = [
@@ -68,7 +69,7 @@ def live_server(migrated_file: Path, tmp_path_factory: pytest.TempPathFactory) -
     """The site's base URL (``http://127.0.0.1:PORT``), served for the whole session."""
     path = tmp_path_factory.mktemp("browser") / "solitaire.db"
     shutil.copy(migrated_file, path)
-    app = create_app(Settings(database_url=f"sqlite:///{path}", secret_key="browser-test"))
+    app = create_app(Settings(database_url=f"sqlite:///{path}", secret_key="browser-test", **FAST))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

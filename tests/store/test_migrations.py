@@ -34,25 +34,59 @@ def test_upgrading_twice_is_harmless(tmp_path: Path) -> None:
 
 
 def test_upgrading_a_database_with_games_loses_none(tmp_path: Path) -> None:
+    """Games written under the first schema (as the first release wrote them) survive."""
+    from sqlalchemy import text
+
     from app import games
+    from app.rules import montana
     from app.store import Database
 
     url = f"sqlite:///{tmp_path / 'old.db'}"
     upgrade(url, "0001")
-    db = Database(url)
-    player = games.ensure_player(db=db, player_id=None)
-    ids = []
-    for deal in (1, 2, 3):
-        game = games.start(db=db, player_id=player, kind="montana", deal=deal)
-        games.act(db=db, game_id=game.id, action="redeal", version=0)
-        ids.append(game.id)
-    games.act(db=db, game_id=ids[0], action="resign", version=1)
-    before = [games.load(db=db, game_id=game_id) for game_id in ids]
-    db.dispose()
+    engine = create_engine(url)
+    now = "2026-11-01 12:00:00.000000"
+    with engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO players (id, created_at, auto_moves) VALUES ('p', :now, 1)"),
+            {"now": now},
+        )
+        for deal in (1, 2, 3):
+            position = montana.new_game(deal).redeal()
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, player_id, kind, variant, deal, status, resigned,"
+                    " version, position, score, cards_left, moves_count, play_ms, created_at,"
+                    " last_action_at, finished_at) VALUES (:id, 'p', 'montana', 'expert', :deal,"
+                    " 'playing', 0, 1, :position, :score, :left, 1, 1000, :now, :now, NULL)"
+                ),
+                {
+                    "id": f"game{deal}",
+                    "deal": deal,
+                    "position": position.to_text(),
+                    "score": position.score,
+                    "left": position.cards_left,
+                    "now": now,
+                },
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO moves (game_id, ply, kind, notation, created_at)"
+                    " VALUES (:id, 1, 'redeal', 'redeal', :now)"
+                ),
+                {"id": f"game{deal}", "now": now},
+            )
+    engine.dispose()
 
     upgrade(url)
     db = Database(url)
-    after = [games.load(db=db, game_id=game_id) for game_id in ids]
-    assert after == before
-    assert games.verify(db=db) == (3, [])
-    db.dispose()
+    try:
+        loaded = [games.load(db=db, game_id=f"game{deal}") for deal in (1, 2, 3)]
+        assert [game.position for game in loaded] == [
+            montana.new_game(deal).redeal() for deal in (1, 2, 3)
+        ]
+        assert all(game.hints_used == 0 for game in loaded)
+        assert games.verify(db=db) == (3, [])
+        # And they play on under the new schema.
+        games.act(db=db, game_id="game1", action="undo", version=1)
+    finally:
+        db.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
@@ -11,7 +12,7 @@ from app import games
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
 from app.web.htmx import is_htmx
-from app.web.pages import board_view, render, render_game
+from app.web.pages import board_view, describe_hint, render, render_game, verdict_words
 from app.web.players import PlayerDep, remember_player
 from app.web.words import describe
 
@@ -45,12 +46,36 @@ def start_game(
 
 @router.get("/{game_id}", name="game_page")
 def game_page(
-    request: Request, db: DatabaseDep, game_id: str, pick: str = "", sel: str = ""
+    request: Request,
+    db: DatabaseDep,
+    game_id: str,
+    pick: str = "",
+    sel: str = "",
+    hint: str = "",
+    check: str = "",
 ) -> Response:
     """The game; ``pick`` (Montana: a column-1 gap) or ``sel`` (FreeCell: cards held) is
-    what the player is choosing, a state of the page, never stored."""
+    what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
+    (after a hint form posted without JavaScript); ``check`` asks if it can still be won."""
+    if check:
+        game, verdict, length, searched = games.winnable(db=db, game_id=game_id)
+        return render_game(request, game, message=verdict_words(game, verdict, length, searched))
     game = games.load(db=db, game_id=game_id)
-    return render_game(request, game, pick=(pick or sel)[:16] or None)
+    message = describe_hint(game.position, hint[:32], True) if hint and not game.is_over else None
+    return render_game(
+        request, game, pick=(pick or sel)[:16] or None, hint=hint[:32] or None, message=message
+    )
+
+
+@router.post("/{game_id}/hint", name="game_hint")
+def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
+    """Point at the move to play; the game counts the hint. Nothing is played."""
+    game, suggestion = games.ask_hint(db=db, game_id=game_id)
+    if is_htmx(request) or not suggestion.sure or suggestion.move is None:
+        message = describe_hint(game.position, suggestion.move, suggestion.sure)
+        return render_game(request, game, hint=suggestion.move, message=message)
+    url = request.url_for("game_page", game_id=game_id).include_query_params(hint=suggestion.move)
+    return RedirectResponse(url, status_code=303)
 
 
 @router.post("/{game_id}/actions", name="game_action")
@@ -103,6 +128,7 @@ def game_replay(
         last=last,
         steps=described,
         board=board_view(positions[current], playable=False),
+        hinted=frozenset(),
         position=positions[current],
     )
 
@@ -118,16 +144,20 @@ def game_history(db: DatabaseDep, game_id: str) -> Response:
     return PlainTextResponse("".join(f"{line}\n" for line in lines))
 
 
+DIGITS = re.compile(r"[0-9]+")
+"""ASCII digits only: ``str.isdigit`` also says yes to ``²``, which ``int`` refuses."""
+
+
 def _deal_number(text: str) -> int | None:
     text = text.strip().lstrip("#")
     if not text:
         return None
-    if not text.isdigit():
+    if not DIGITS.fullmatch(text):
         raise FormError(f"a deal number is a whole number, not {text!r}")
-    return int(text[:12])
+    return int(text)
 
 
 def _version(text: str) -> int:
-    if not text.strip().isdigit():
+    if not DIGITS.fullmatch(text.strip()):
         raise FormError(f"the form's version must be a number, not {text!r}: reload the page")
-    return int(text.strip()[:12])
+    return int(text.strip())

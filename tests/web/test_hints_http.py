@@ -1,0 +1,77 @@
+"""Hints and "still winnable?": pointed at, never played, counted."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+HX = {"HX-Request": "true"}
+
+NEARLY_WON_FREECELL = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"
+
+
+def start(client: TestClient, kind: str = "montana", deal: str = "1") -> str:
+    response = client.post("/games", data={"kind": kind, "deal": deal})
+    return response.headers["location"].rsplit("/", 1)[1]
+
+
+def force(client: TestClient, game_id: str, text: str) -> None:
+    from sqlalchemy import update
+
+    from app.store.models import GameRecord
+
+    with client.app.state.db.write() as session:  # type: ignore[attr-defined]
+        session.execute(update(GameRecord).where(GameRecord.id == game_id).values(position=text))
+
+
+def test_a_montana_hint_points_at_a_move_and_plays_nothing(client: TestClient) -> None:
+    game_id = start(client)
+    response = client.post(f"/games/{game_id}/hint", headers=HX)
+    assert response.status_code == 200
+    assert "Hint:" in response.text
+    assert response.text.count(' hint"') + response.text.count(" hint ") >= 2
+    assert client.get(f"/games/{game_id}/history").text == ""
+    assert "<dt>Hints</dt><dd>1</dd>" in response.text
+
+
+def test_a_hint_without_javascript_redirects_to_the_highlighted_board(client: TestClient) -> None:
+    game_id = start(client, kind="freecell")
+    response = client.post(f"/games/{game_id}/hint")
+    assert response.status_code == 303
+    assert "hint=" in response.headers["location"]
+    page = client.get(response.headers["location"]).text
+    assert "Hint:" in page
+    assert "fc-place hint" in page or "target hint" in page
+
+
+def test_a_freecell_hint_finishes_a_nearly_won_game(client: TestClient) -> None:
+    game_id = start(client, kind="freecell")
+    force(client, game_id, NEARLY_WON_FREECELL)
+    page = client.post(f"/games/{game_id}/hint", headers=HX).text
+    assert "Hint: K♦ home from column 1." in page
+
+
+def test_hints_are_counted_and_a_won_game_is_marked_assisted(client: TestClient) -> None:
+    game_id = start(client, kind="freecell")
+    force(client, game_id, NEARLY_WON_FREECELL)
+    client.post(f"/games/{game_id}/hint", headers=HX)
+    client.post(f"/games/{game_id}/hint", headers=HX)
+    won = client.post(
+        f"/games/{game_id}/actions", data={"action": "1h", "version": "0"}, headers=HX
+    ).text
+    assert "You won FreeCell #1" in won
+    assert "assisted: 2 hints" in won
+    assert "(assisted)" in client.get("/games").text
+    assert client.post(f"/games/{game_id}/hint", headers=HX).status_code == 422
+
+
+def test_still_winnable_answers_in_words(client: TestClient) -> None:
+    freecell_game = start(client, kind="freecell", deal="11982")
+    page = client.get(f"/games/{freecell_game}?check=1", headers=HX).text
+    assert "No: this game can no longer be won" in page
+    montana_game = start(client)
+    page = client.get(f"/games/{montana_game}?check=1").text
+    assert "Yes: this round can be cleared without another redeal" in page
+
+
+def test_hint_on_an_unknown_game_is_404(client: TestClient) -> None:
+    assert client.post("/games/nope/hint").status_code == 404
