@@ -1,0 +1,37 @@
+"""Press Hint, see the move it points at, play it; ask whether the game can still be won."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser.conftest import MontanaUI
+
+
+def test_hint_highlights_a_move_that_can_then_be_played(montana: MontanaUI) -> None:
+    page = montana.page
+    montana.start(1)
+    history_before = page.request.get(montana.game_path + "/history").text()
+    with montana.swap(new_version=False):
+        page.keyboard.press("h")  # the Hint key
+    expect(page.locator(".message")).to_contain_text("Hint:")
+    hinted = page.locator("#board .cell.hint")
+    expect(hinted).to_have_count(2)  # the card and the gap it goes to
+    expect(montana.status("Hints")).to_have_text("1")
+    assert page.request.get(montana.game_path + "/history").text() == history_before
+    # The hinted card is playable: a click on it plays the hinted move.
+    card = page.locator("#board .cell.hint.card")
+    target_gap = page.locator("#board .cell.hint.gap").get_attribute("data-cell")
+    montana.act(card)
+    expect(montana.cell(target_gap or "")).to_have_class(re.compile(r"\bcard\b"))
+    assert page.request.get(montana.game_path + "/history").text().count("\n") == 1
+
+
+def test_still_winnable_answers_in_words(montana: MontanaUI) -> None:
+    page = montana.page
+    montana.start(1)
+    page.get_by_role("link", name="Still winnable?").click()
+    expect(page.locator(".message")).to_contain_text(
+        "Yes: this round can be cleared without another redeal", timeout=15_000
+    )
