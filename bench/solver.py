@@ -5,7 +5,9 @@
 FreeCell: Microsoft deals 1…N with a 1.9 s budget each (every line replayed through the
 engine), then the proofs that the eight impossible deals up to 1,000,000 cannot be won.
 When fc-solve (Debian's freecell-solver-bin) is installed, it runs on the same deals and the
-ratio of total times is printed. Montana: see app/solve/montana.py's own section below.
+ratio of total times is printed. Montana: the first round of deals 1…M searched with 5 s
+each (conclusive: cleared or proved blocked), then whole Expert games played by following
+the hint (redealing only when stuck).
 """
 
 from __future__ import annotations
@@ -87,10 +89,56 @@ def bench_fc_solve(deals: int, ours: float) -> None:
     )
 
 
+def bench_montana(deals: int) -> None:
+    from app.rules import montana
+    from app.solve import montana as round_search
+
+    results = [
+        round_search.search(montana.new_game(deal), max_seconds=5.0) for deal in range(1, deals + 1)
+    ]
+    conclusive = [r for r in results if r.verdict != "unknown"]
+    clearable = sum(r.verdict == "clearable" for r in results)
+    times = sorted(r.seconds for r in results)
+    print(
+        f"Montana Expert deals 1-{deals}, first round: conclusive {len(conclusive)} "
+        f"({percent(len(conclusive), deals)}) within 5 s; clearable {clearable}, "
+        f"proved blocked {len(conclusive) - clearable}; median {statistics.median(times):.2f} s"
+    )
+
+
+def bench_montana_hints(games: int) -> None:
+    """A player who always follows the hint and redeals only when stuck."""
+    from app.rules import montana
+    from app.solve.hint import hint
+
+    won, hint_times = 0, []
+    for deal in range(1, games + 1):
+        position = montana.new_game(deal, "expert")
+        while not (position.is_won() or position.is_lost()):
+            if not position.has_moves():
+                position = position.redeal()
+                continue
+            began = time.perf_counter()
+            suggestion = hint(position)
+            hint_times.append(time.perf_counter() - began)
+            move = suggestion.move if suggestion.move and suggestion.move != "redeal" else None
+            if move is None:
+                move = position.legal_moves()[0].notation
+            position = position.play(position.parse_action(move))
+        won += position.is_won()
+    ordered = sorted(hint_times)
+    print(
+        f"Montana Expert, following the hint on deals 1-{games}: won {won} "
+        f"({percent(won, games)}); hint p50 {statistics.median(ordered) * 1000:.0f} ms, "
+        f"p95 {ordered[int(0.95 * len(ordered))] * 1000:.0f} ms over {len(ordered)} hints"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--freecell", type=int, default=1000)
     parser.add_argument("--montana", type=int, default=400)
+    parser.add_argument("--montana-games", type=int, default=40)
     parser.add_argument("--skip-proofs", action="store_true")
     args = parser.parse_args()
     if args.freecell:
@@ -98,6 +146,10 @@ def main() -> None:
         bench_fc_solve(args.freecell, ours)
     if not args.skip_proofs:
         bench_proofs()
+    if args.montana:
+        bench_montana(args.montana)
+    if args.montana_games:
+        bench_montana_hints(args.montana_games)
 
 
 if __name__ == "__main__":

@@ -279,15 +279,7 @@ def _best_first(
             break
         _, node, current = heapq.heappop(frontier)
         nodes += 1
-        for notation, child in _moves(current, atomic=False):
-            line = [notation]
-            child = _settle(child, line)
-            child_key = key(child)
-            if child_key in seen:
-                continue
-            seen.add(child_key)
-            child_id = next(counter)
-            parents[child_id] = (node, tuple(line))
+        for child_id, child in _new_children(current, node, False, seen, parents, counter):
             if sum(child[2]) == 52:
                 return "solved", _line(parents, child_id), nodes
             heapq.heappush(frontier, (heuristic(child, weights), child_id, child))
@@ -307,15 +299,7 @@ def _exhaust(state: State, max_nodes: int, deadline: float) -> tuple[Verdict, li
         node, current = stack.pop()
         nodes += 1
         children = []
-        for notation, child in _moves(current, atomic=True):
-            line = [notation]
-            child = _settle(child, line)
-            child_key = key(child)
-            if child_key in seen:
-                continue
-            seen.add(child_key)
-            child_id = next(counter)
-            parents[child_id] = (node, tuple(line))
+        for child_id, child in _new_children(current, node, True, seen, parents, counter):
             if sum(child[2]) == 52:
                 return "solved", _line(parents, child_id), nodes
             children.append((heuristic(child), child_id, child))
@@ -323,6 +307,28 @@ def _exhaust(state: State, max_nodes: int, deadline: float) -> tuple[Verdict, li
         children.sort(reverse=True)
         stack.extend((child_id, child) for _, child_id, child in children)
     return "unsolvable", [], nodes
+
+
+def _new_children(
+    current: State,
+    node: int,
+    atomic: bool,
+    seen: set[tuple[object, ...]],
+    parents: Parents,
+    counter: Iterator[int],
+) -> Iterator[tuple[int, State]]:
+    """The positions one move (and the safe cards it sends home) away that are new; each
+    is numbered and remembered with the line that reached it."""
+    for notation, child in _moves(current, atomic):
+        line = [notation]
+        child = _settle(child, line)
+        child_key = key(child)
+        if child_key in seen:
+            continue
+        seen.add(child_key)
+        child_id = next(counter)
+        parents[child_id] = (node, tuple(line))
+        yield child_id, child
 
 
 def _line(parents: Parents, node: int) -> list[str]:
