@@ -35,3 +35,18 @@ def test_still_winnable_answers_in_words(montana: MontanaUI) -> None:
     expect(page.locator(".message")).to_contain_text(
         "Yes: this round can be cleared without another redeal", timeout=15_000
     )
+
+
+def test_a_stale_tab_shows_the_message_and_the_current_board(montana: MontanaUI) -> None:
+    """htmx swaps the 409 answer in: the old tab gets the fresh board, not a frozen one."""
+    page = montana.page
+    path = montana.start(1)
+    other = page.context.new_page()
+    other.goto(path)
+    expect(other.locator("#game")).to_have_attribute("data-version", "0")
+    montana.act(montana.cell("C4"))  # 5♥ into C4 in the first tab
+    # The second tab still shows version 0: its click is stale.
+    other.locator('#board [data-cell="A13"]').click()
+    expect(other.locator(".message")).to_contain_text("moved on in another tab")
+    expect(other.locator("#game")).to_have_attribute("data-version", "1")
+    other.close()

@@ -208,3 +208,26 @@ def test_the_access_log_hides_game_ids(
     assert any(f'"GET /games/{game_id[:4]}…" 200' in line for line in lines), lines
     assert not any(game_id in line for line in lines)
     assert any('"GET /players/join/…" 400' in line for line in lines)
+
+
+MARKUP = '<img src=x onerror="alert(1)">'
+
+
+def test_markup_is_escaped_through_every_input_that_reaches_a_page(client: TestClient) -> None:
+    game_id = start(client)
+    pages = [
+        client.post("/games", data={"kind": MARKUP}),
+        client.post("/games", data={"kind": "montana", "variant": MARKUP}),
+        client.post("/games", data={"kind": "montana", "deal": MARKUP}),
+        client.post(f"/games/{game_id}/actions", data={"action": MARKUP, "version": "0"}),
+        client.post(f"/games/{game_id}/actions", data={"action": "undo", "version": MARKUP}),
+        client.get(f"/games/{game_id}", params={"pick": MARKUP, "sel": MARKUP}),
+        client.get(f"/games/{game_id}", params={"hint": MARKUP}),
+        client.get("/games", params={"game": MARKUP, "status": MARKUP}),
+        client.get("/stats", params={"game": MARKUP, "who": MARKUP}),
+        client.post("/settings", data={"auto_moves": MARKUP}),
+    ]
+    for response in pages:
+        assert response.status_code < 500
+        assert MARKUP not in response.text
+        assert "<img src=x" not in response.text
