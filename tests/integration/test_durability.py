@@ -41,11 +41,13 @@ def steady_play(
             found = VERSION.search(response.text)
             assert found
             version = int(found.group(1))
-            position = (
-                position.play(position.parse_action(action))
-                if legal
-                else montana.parse(client.get(f"/games/{game_id}/position").text)
-            )
+            if legal:
+                position = position.play(position.parse_action(action))
+                continue
+            try:
+                position = montana.parse(client.get(f"/games/{game_id}/position").text)
+            except httpx.HTTPError:
+                return  # the server is gone
 
 
 def test_sigkill_mid_load_loses_no_answered_action(start_server: Callable[..., Server]) -> None:
