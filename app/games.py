@@ -23,7 +23,7 @@ from app.rules.protocol import (
     Rules,
 )
 from app.solve import Verdict
-from app.solve.hint import Hint, check, hint
+from app.solve.hint import Hint, check, hint, solution
 from app.store import Conflict, Database, Session, queries
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
 
@@ -223,6 +223,23 @@ def winnable(*, db: Database, game_id: str) -> tuple[Game, Verdict, int, int]:
     game = load(db=db, game_id=game_id)
     verdict, length, searched = check(game.position)
     return game, verdict, length, searched
+
+
+def solution_steps(
+    *, db: Database, game_id: str
+) -> tuple[Game, Verdict, list[HistoryEntry], list[Position]]:
+    """The solver's line from the current position, as steps to look at (nothing is played):
+    the verdict, the moves, and the position before the first and after each move."""
+    game = load(db=db, game_id=game_id)
+    verdict, moves = solution(game.position)
+    positions = [game.position]
+    for notation in moves:
+        positions.append(positions[-1].play(positions[-1].parse_action(notation)))
+    entries = [
+        HistoryEntry(ply, "move", notation, game.last_action_at)
+        for ply, notation in enumerate(moves, start=1)
+    ]
+    return game, verdict, entries, positions
 
 
 def load(*, db: Database, game_id: str) -> Game:

@@ -40,6 +40,12 @@ def check(position: Position, budget_ms: int = CHECK_BUDGET_MS) -> tuple[Verdict
     return result.verdict, len(result.moves), result.positions
 
 
+def solution(position: Position, budget_ms: int = CHECK_BUDGET_MS) -> tuple[Verdict, list[str]]:
+    """A winning line from here (FreeCell), or the round's best line (Montana)."""
+    result = _cached_answer(_kind(position), position.to_text(), budget_ms)
+    return result.verdict, list(result.moves)
+
+
 def _kind(position: Position) -> str:
     return "freecell" if isinstance(position, FreeCellPosition) else "montana"
 

@@ -75,3 +75,23 @@ def test_still_winnable_answers_in_words(client: TestClient) -> None:
 
 def test_hint_on_an_unknown_game_is_404(client: TestClient) -> None:
     assert client.post("/games/nope/hint").status_code == 404
+
+
+def test_show_solution_steps_through_a_winning_line(client: TestClient) -> None:
+    game_id = start(client, kind="freecell")
+    page = client.get(f"/games/{game_id}/solution")
+    assert page.status_code == 200
+    assert "Solution: FreeCell" in page.text
+    assert "This line wins from the current position" in page.text
+    assert "The current position, before the first move." in page.text
+    step = client.get(f"/games/{game_id}/solution?step=1", headers=HX).text
+    assert step.lstrip().startswith('<section id="replay"')
+    assert "Step 1:" in step
+    assert client.get(f"/games/{game_id}/history").text == ""  # nothing was played
+
+
+def test_show_solution_for_montana_names_what_the_line_does(client: TestClient) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}/solution?step=999").text
+    assert "This line clears the round without another redeal." in page
+    assert "48/48" in page  # the last step: every card in place

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from app import games
+from app.rules.protocol import Position
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
 from app.web.htmx import is_htmx
@@ -113,13 +114,26 @@ def game_replay(
 ) -> Response:
     """Step through the whole history from the deal; every step is a plain link."""
     game, entries, positions = games.replay_steps(db=db, game_id=game_id)
+    return _steps_page(request, game, entries, positions, step)
+
+
+def _steps_page(
+    request: Request,
+    game: games.Game,
+    entries: list[games.HistoryEntry],
+    positions: list[Position],
+    step: int | None,
+    solution_verdict: str | None = None,
+) -> Response:
+    """A replay or a solution: positions to step through, each action in words."""
     last = len(entries)
-    current = last if step is None else min(max(step, 0), last)
+    current = last if step is None and solution_verdict is None else min(max(step or 0, 0), last)
     described = [
         (entry, describe(entry.kind, entry.notation, before, after))
         for entry, before, after in zip(entries, positions, positions[1:], strict=False)
     ]
     template = "_replay.html" if is_htmx(request) else "replay.html"
+    route = "game_replay" if solution_verdict is None else "game_solution"
     return render(
         request,
         template,
@@ -130,7 +144,18 @@ def game_replay(
         board=board_view(positions[current], playable=False),
         hinted=frozenset(),
         position=positions[current],
+        steps_url=request.url_for(route, game_id=game.id),
+        solution_verdict=solution_verdict,
     )
+
+
+@router.get("/{game_id}/solution", name="game_solution")
+def game_solution(
+    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+) -> Response:
+    """Step through the solver's line from the current position (nothing is played)."""
+    game, verdict, entries, positions = games.solution_steps(db=db, game_id=game_id)
+    return _steps_page(request, game, entries, positions, step, solution_verdict=verdict)
 
 
 @router.get("/{game_id}/position", name="game_position")
