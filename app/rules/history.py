@@ -21,7 +21,6 @@ Entry = tuple[ActionKind, str]
 ACTION_KINDS: Final[dict[str, ActionKind]] = {
     kind: kind for kind in ("move", "auto", "redeal", "undo", "resign")
 }
-TAKEN_BACK_BY_UNDO: Final[frozenset[str]] = frozenset({"move", "redeal"})
 
 
 def entry(kind: str, notation: str) -> Entry:
@@ -45,10 +44,6 @@ def effective(actions: Iterable[Entry]) -> list[Entry]:
         elif kind != "resign":
             stack.append((kind, notation))
     return stack
-
-
-def can_undo(actions: Iterable[Entry]) -> bool:
-    return any(kind in TAKEN_BACK_BY_UNDO for kind, _ in effective(actions))
 
 
 def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> Position:

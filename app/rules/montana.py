@@ -208,10 +208,6 @@ class MontanaPosition:
         card = self.wanted(gap)
         return () if card is None else (MontanaMove(card, gap),)
 
-    def moves_of(self, card: Card) -> tuple[MontanaMove, ...]:
-        """Every legal move of ``card``, topmost gap first."""
-        return tuple(move for move in self.legal_moves() if move.card == card)
-
     def legal_moves(self) -> tuple[MontanaMove, ...]:
         """Every legal move, gap by gap from ``A1``; column-1 gaps list 2s by suit."""
         return tuple(move for gap in self.gaps for move in self.moves_to(gap))

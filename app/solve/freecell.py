@@ -29,7 +29,6 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from app.rules.cards import SUITS, Card
 from app.rules.freecell import FreeCellPosition, new_game
 
 __all__ = ["SolveResult", "new_game", "replay_wins", "solve"]
@@ -344,8 +343,3 @@ def replay_wins(position: FreeCellPosition, moves: Sequence[str]) -> bool:
     for notation in moves:
         position = position.play(position.parse_action(notation))
     return position.is_won()
-
-
-def card_of(index: int) -> Card:
-    """The engine's card for a card number (for messages and tests)."""
-    return Card(index // 4 + 1, SUITS[index % 4])

@@ -166,10 +166,6 @@ class FreeCellPlace:
     home: str | None = None
     placeholder: str = ""
 
-    @property
-    def top(self) -> FreeCellCardView | None:
-        return self.cards[-1] if self.cards else None
-
 
 @dataclass(frozen=True, slots=True)
 class FreeCellBoard:
