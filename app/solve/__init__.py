@@ -26,6 +26,10 @@ MONTANA_VERDICTS: dict[str, Verdict] = {
 }
 
 
+QUICK_SECONDS = 3.0
+"""At most this long looking for a line with supermoves before trying for a proof."""
+
+
 @dataclass(frozen=True, slots=True)
 class Answer:
     verdict: Verdict
@@ -39,7 +43,8 @@ def answer(position: Position, budget_ms: int) -> Answer:
     seconds = budget_ms / 1000
     if isinstance(position, FreeCellPosition):
         began = time.perf_counter()
-        quick = freecell.solve(position, max_seconds=seconds / 2)
+        # Most deals solve in milliseconds; a proof of the rest needs the time left.
+        quick = freecell.solve(position, max_seconds=min(seconds / 2, QUICK_SECONDS))
         if quick.verdict == "solved":
             return Answer("solved", quick.moves, quick.nodes, quick.seconds)
         left = max(seconds - (time.perf_counter() - began), 0.01)

@@ -19,7 +19,7 @@ from app.rules.protocol import Position
 from app.solve import Answer, Verdict, answer, freecell
 
 HINT_BUDGET_MS: Final = 900
-CHECK_BUDGET_MS: Final = 8_000
+CHECK_BUDGET_MS: Final = 15_000
 
 
 @dataclass(frozen=True, slots=True)

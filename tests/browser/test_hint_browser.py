@@ -15,7 +15,7 @@ def test_hint_highlights_a_move_that_can_then_be_played(montana: MontanaUI) -> N
     history_before = page.request.get(montana.game_path + "/history").text()
     with montana.swap(new_version=False):
         page.keyboard.press("h")  # the Hint key
-    expect(page.locator(".message")).to_contain_text("Hint:")
+    expect(page.locator(".message")).to_contain_text(re.compile("Hint:|Still thinking"))
     hinted = page.locator("#board .cell.hint")
     expect(hinted).to_have_count(2)  # the card and the gap it goes to
     expect(montana.status("Hints")).to_have_text("1")
@@ -33,7 +33,7 @@ def test_still_winnable_answers_in_words(montana: MontanaUI) -> None:
     montana.start(1)
     page.get_by_role("link", name="Still winnable?").click()
     expect(page.locator(".message")).to_contain_text(
-        "Yes: this round can be cleared without another redeal", timeout=15_000
+        "Yes: this round can be cleared without another redeal", timeout=30_000
     )
 
 

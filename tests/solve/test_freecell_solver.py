@@ -9,10 +9,10 @@ from app.solve import answer
 from app.solve.freecell import replay_wins, solve
 
 
-@pytest.mark.parametrize("deal", [1, 2, 3, 617, 1941, 31465])
+@pytest.mark.parametrize("deal", [1, 2, 3, 100, 1000, 1941, 32000])
 def test_solutions_replay_through_the_engine_and_win(deal: int) -> None:
     start = freecell.new_game(deal)
-    result = solve(start, max_seconds=10)
+    result = solve(start, max_seconds=60)  # they take well under a second; load must not fail them
     assert result.verdict == "solved"
     assert replay_wins(start, result.moves)
     # Foundation moves are in the line: a validator without automatic moves can replay it.
@@ -60,7 +60,7 @@ def test_a_budget_that_runs_out_says_unknown() -> None:
 
 
 def test_answer_tries_a_proof_when_the_search_finds_nothing() -> None:
-    assert answer(freecell.new_game(11982), budget_ms=20_000).verdict == "unsolvable"
+    assert answer(freecell.new_game(11982), budget_ms=60_000).verdict == "unsolvable"
     solved = answer(freecell.new_game(1), budget_ms=5_000)
     assert solved.verdict == "solved"
     assert replay_wins(freecell.new_game(1), solved.moves)

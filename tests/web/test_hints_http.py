@@ -27,7 +27,8 @@ def test_a_montana_hint_points_at_a_move_and_plays_nothing(client: TestClient) -
     game_id = start(client)
     response = client.post(f"/games/{game_id}/hint", headers=HX)
     assert response.status_code == 200
-    assert "Hint:" in response.text
+    # A loaded machine may run out of the hint's second: then it offers its best so far.
+    assert "Hint:" in response.text or "Still thinking" in response.text
     assert response.text.count(' hint"') + response.text.count(" hint ") >= 2
     assert client.get(f"/games/{game_id}/history").text == ""
     assert "<dt>Hints</dt><dd>1</dd>" in response.text
