@@ -11,13 +11,11 @@ from app.config import ROOT, Settings, get_settings, secret_key
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
-from app.web.htmx import VaryOnHtmx
 from app.web.routes import games, home, players, stats
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
 from app.web.throttle import Throttle
-from app.web.timing import ServerTiming
 
 
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
@@ -37,8 +35,6 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
-    app.add_middleware(VaryOnHtmx)
     app.add_middleware(Security)
-    app.add_middleware(ServerTiming)
     app.add_middleware(AccessLog)
     return app

@@ -1,4 +1,6 @@
-"""The access log, with game ids cut to a short prefix: a game's URL is its key.
+"""The access log, with game ids cut to a short prefix: a game's URL is its key; and the
+``Server-Timing: app;dur=…`` header, the server's own time per request (the benchmarks
+read it).
 
 Uvicorn's own access log prints whole paths, so the site runs with it off and logs here.
 
@@ -42,6 +44,9 @@ class AccessLog:
             nonlocal status
             if message["type"] == "http.response.start":
                 status = message["status"]
+                millis = (time.perf_counter() - started) * 1000
+                timing = (b"server-timing", f"app;dur={millis:.3f}".encode())
+                message["headers"] = [*message.get("headers", []), timing]
             await send(message)
 
         try:

@@ -1,5 +1,6 @@
-"""Protections every response and every request gets, as one pure ASGI middleware.
+"""Headers every response gets and checks every request gets, as one pure ASGI middleware.
 
+- ``Vary: HX-Request``: one URL answers a page or an htmx fragment.
 - Headers: a Content-Security-Policy allowing only the site's own scripts and styles (no
   inline script anywhere), ``nosniff``, ``Referrer-Policy: same-origin`` (a game's URL is
   its key and must not leak to other sites), no framing, and ``noindex`` on game pages.
@@ -32,6 +33,8 @@ HEADERS: Final = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
+    # One URL answers a page or an htmx fragment: caches must keep them apart.
+    (b"vary", b"HX-Request"),
 )
 PRIVATE_PREFIXES: Final = ("/games/", "/players/")
 
