@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Annotated, Final
 
 from fastapi import Depends, Request, Response
+from fastapi.responses import RedirectResponse
 from itsdangerous import BadSignature, URLSafeSerializer
+from starlette.datastructures import URL
 
 COOKIE: Final = "player"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
@@ -37,6 +39,16 @@ def remember_player(request: Request, response: Response, player_id: str) -> Non
         samesite="lax",
         secure=request.app.state.settings.secure_cookies,
     )
+
+
+def see_other(
+    request: Request, url: str | URL, player_id: str, cookie_player: str | None
+) -> RedirectResponse:
+    """303 to ``url``; the cookie is set when the player is not the one it already names."""
+    response = RedirectResponse(url, status_code=303)
+    if player_id != cookie_player:
+        remember_player(request, response, player_id)
+    return response
 
 
 PlayerDep = Annotated[str | None, Depends(current_player)]

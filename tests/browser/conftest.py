@@ -152,8 +152,9 @@ def artifacts() -> Path:
 
 
 @dataclass
-class MontanaUI:
-    """A Montana game page, driven as a player would; URLs are relative to the live server."""
+class GameUI:
+    """What every game page offers a test: the game section, its keys, its status line,
+    its version, and waiting for htmx swaps. URLs are relative to the live server."""
 
     page: Page
 
@@ -161,19 +162,11 @@ class MontanaUI:
     def game(self) -> Locator:
         return self.page.locator("#game")
 
-    def cell(self, name: str) -> Locator:
-        return self.page.locator(f'#board [data-cell="{name}"]')
-
-    @property
-    def clickable(self) -> Locator:
-        """Everything on the board whose click posts a move."""
-        return self.page.locator("#board button[type=submit]")
-
     def button(self, key: str) -> Locator:
         return self.page.locator(f'#game button[data-key="{key}"]')
 
     def status(self, term: str) -> Locator:
-        """The value next to ``term`` ("Score", "Redeals left", "Moves", "Time")."""
+        """The value next to ``term`` in the status line ("Score", "Moves", "Time", …)."""
         return (
             self.page.locator("#game dl.status > div")
             .filter(has=self.page.get_by_text(term, exact=True))
@@ -186,15 +179,16 @@ class MontanaUI:
         assert path.startswith("/games/"), self.page.url
         return path
 
-    def start(self, deal: int, variant: str = "expert") -> str:
-        """Start Montana deal ``deal`` from the home page form; return the game's path."""
+    def start_from_home(self, kind: str, deal: int, play: str, variant: str = "") -> str:
+        """Start a game from its form on the home page; return the game's path."""
         self.page.goto("/")
         form = self.page.locator("form").filter(
-            has=self.page.locator('input[name="kind"][value="montana"]')
+            has=self.page.locator(f'input[name="kind"][value="{kind}"]')
         )
-        form.get_by_role("radio", name=variant.capitalize()).check()
+        if variant:
+            form.get_by_role("radio", name=variant.capitalize()).check()
         form.get_by_role("textbox", name="Deal number").fill(str(deal))
-        form.get_by_role("button", name="Play Montana").click()
+        form.get_by_role("button", name=play).click()
         self.page.wait_for_url("**/games/*")
         expect(self.page.locator("#game-title")).to_contain_text(f"#{deal}")
         return self.game_path
@@ -224,6 +218,23 @@ class MontanaUI:
         self.page.wait_for_function("n => window.__htmxSettled > n", arg=settled)
         if new_version:
             expect(self.game).not_to_have_attribute("data-version", version)
+
+
+@dataclass
+class MontanaUI(GameUI):
+    """A Montana game page, driven as a player would."""
+
+    def cell(self, name: str) -> Locator:
+        return self.page.locator(f'#board [data-cell="{name}"]')
+
+    @property
+    def clickable(self) -> Locator:
+        """Everything on the board whose click posts a move."""
+        return self.page.locator("#board button[type=submit]")
+
+    def start(self, deal: int, variant: str = "expert") -> str:
+        """Start Montana deal ``deal`` from the home page form; return the game's path."""
+        return self.start_from_home("montana", deal, "Play Montana", variant)
 
     def act(self, target: Locator) -> None:
         """Click ``target`` and wait until htmx has swapped in the game's next version."""

@@ -19,7 +19,7 @@ from app.rules.cards import SUIT_NAMES, Suit
 from app.store import Database
 from app.store.models import GameRecord
 from app.web.boards import FOUNDATION_SUITS
-from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, card_text
+from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, GameUI, card_text
 
 DEAL_ONE: Final = freecell.new_game(1)
 DEAL_ONE_COLUMNS: Final = [
@@ -71,16 +71,10 @@ def engine(*moves: str, auto: bool = True) -> freecell.FreeCellPosition:
 
 
 @dataclass
-class FreeCellUI:
-    """A FreeCell game page, driven as a player would; URLs are relative to the live server."""
-
-    page: Page
+class FreeCellUI(GameUI):
+    """A FreeCell game page, driven as a player would."""
 
     # where things are
-
-    @property
-    def game(self) -> Locator:
-        return self.page.locator("#game")
 
     @property
     def board(self) -> Locator:
@@ -111,20 +105,9 @@ class FreeCellUI:
         """The places a click would put the held cards on."""
         return self.page.locator("#board button.target")
 
-    def button(self, key: str) -> Locator:
-        return self.page.locator(f'#game button[data-key="{key}"]')
-
     @property
     def message(self) -> Locator:
         return self.page.locator("#game .message-area .message")
-
-    def status(self, term: str) -> Locator:
-        """The value next to ``term`` ("Cards left", "Moves", "Time")."""
-        return (
-            self.page.locator("#game dl.status > div")
-            .filter(has=self.page.get_by_text(term, exact=True))
-            .locator("dd")
-        )
 
     # reading the board back
 
@@ -149,12 +132,6 @@ class FreeCellUI:
         return ["--" if label is None else card_text(label) for label in labels]
 
     @property
-    def game_path(self) -> str:
-        path = self.page.url.split("://", 1)[1].split("/", 1)[1].split("?")[0]
-        assert path.startswith("games/"), self.page.url
-        return f"/{path}"
-
-    @property
     def game_id(self) -> str:
         return self.game_path.rsplit("/", 1)[1]
 
@@ -172,38 +149,16 @@ class FreeCellUI:
 
     def start(self, deal: int = 1) -> str:
         """Start FreeCell deal ``deal`` from the home page form; return the game's path."""
-        self.page.goto("/")
-        form = self.page.locator("form").filter(
-            has=self.page.locator('input[name="kind"][value="freecell"]')
-        )
-        form.get_by_role("textbox", name="Deal number").fill(str(deal))
-        form.get_by_role("button", name="Play FreeCell").click()
-        self.page.wait_for_url("**/games/*")
-        expect(self.page.locator("#game-title")).to_contain_text(f"#{deal}")
-        return self.game_path
-
-    def version(self) -> str:
-        value = self.game.get_attribute("data-version")
-        assert value is not None
-        return value
-
-    def settled(self) -> int:
-        count: int = self.page.evaluate("window.__htmxSettled")
-        return count
+        return self.start_from_home("freecell", deal, "Play FreeCell")
 
     @contextmanager
     def swap(self, *, new_version: bool = True) -> Iterator[None]:
-        """Wait, after the body, until htmx has swapped ``#game`` and settled.
-
-        ``new_version``: a move was made (the game's version changes); without it the swap
-        only redraws (a pick-up, a cancel, a refused move).
-        """
-        version, settled = self.version(), self.settled()
-        yield
-        self.page.wait_for_function("n => window.__htmxSettled > n", arg=settled)
-        if new_version:
-            expect(self.game).not_to_have_attribute("data-version", version)
-        else:
+        """As :meth:`GameUI.swap`; without ``new_version`` the version must stay (a pick-up,
+        a cancel, a refused move)."""
+        version = self.version()
+        with super().swap(new_version=new_version):
+            yield
+        if not new_version:
             expect(self.game).to_have_attribute("data-version", version)
 
     def pick(self, card: Locator) -> None:

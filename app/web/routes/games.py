@@ -14,7 +14,7 @@ from app.web.deps import DatabaseDep
 from app.web.errors import FormError
 from app.web.htmx import is_htmx
 from app.web.pages import board_view, describe_hint, render, render_game, verdict_words
-from app.web.players import PlayerDep, remember_player
+from app.web.players import PlayerDep, see_other
 from app.web.words import describe
 
 router = APIRouter(prefix="/games")
@@ -39,10 +39,7 @@ def start_game(
         variant=variant.strip() or None,
         deal=_deal_number(deal),
     )
-    response = RedirectResponse(request.url_for("game_page", game_id=game.id), status_code=303)
-    if player_id != player:
-        remember_player(request, response, player_id)
-    return response
+    return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
 @router.get("/{game_id}", name="game_page")
@@ -102,10 +99,7 @@ def restart_game(
 ) -> Response:
     player_id = games.ensure_player(db=db, player_id=player)
     game = games.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
-    response = RedirectResponse(request.url_for("game_page", game_id=game.id), status_code=303)
-    if player_id != player:
-        remember_player(request, response, player_id)
-    return response
+    return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
 @router.get("/{game_id}/replay", name="game_replay")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from app import games
@@ -13,7 +13,7 @@ from app.config import secret_key
 from app.rules import GAMES
 from app.web.deps import DatabaseDep
 from app.web.pages import render
-from app.web.players import PlayerDep, remember_player
+from app.web.players import PlayerDep, see_other
 
 router = APIRouter()
 
@@ -70,9 +70,7 @@ def join(request: Request, db: DatabaseDep, token: str) -> Response:
         return _refused(request, "This link is not valid: copy it again from My games.")
     if not isinstance(player_id, str) or not games.player_exists(db=db, player_id=player_id):
         return _refused(request, "This link is not valid: copy it again from My games.")
-    response = RedirectResponse(request.url_for("my_games"), status_code=303)
-    remember_player(request, response, player_id)
-    return response
+    return see_other(request, request.url_for("my_games"), player_id, None)
 
 
 def _refused(request: Request, message: str) -> Response:

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from app import games
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
-from app.web.players import PlayerDep, remember_player
+from app.web.players import PlayerDep, see_other
 
 router = APIRouter()
 
@@ -29,7 +29,4 @@ def save_settings(
     games.set_auto_moves(db=db, player_id=player_id, on=auto_moves == "on")
     # Only a path on this site: never redirect elsewhere.
     target = next if next.startswith("/") and not next.startswith("//") else "/"
-    response = RedirectResponse(target, status_code=303)
-    if player_id != player:
-        remember_player(request, response, player_id)
-    return response
+    return see_other(request, target, player_id, player)
