@@ -8,6 +8,8 @@ cached per position, so asking again costs nothing.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -20,6 +22,8 @@ from app.solve import Answer, Verdict, answer, freecell
 
 HINT_BUDGET_MS: Final = 900
 CHECK_BUDGET_MS: Final = 15_000
+LINES_KEPT: Final = 50_000
+"""Positions remembered from finished Montana searches (a round's line is ~100 moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +35,9 @@ class Hint:
 
 
 def hint(position: Position, budget_ms: int = HINT_BUDGET_MS) -> Hint:
-    return _cached_hint(_kind(position), position.to_text(), budget_ms)
+    text = position.to_text()
+    known = _LINES.get(text) if isinstance(position, MontanaPosition) else None
+    return known or _cached_hint(_kind(position), text, budget_ms)
 
 
 def check(position: Position, budget_ms: int = CHECK_BUDGET_MS) -> tuple[Verdict, int, int]:
@@ -52,7 +58,11 @@ def _kind(position: Position) -> str:
 
 @lru_cache(maxsize=1024)
 def _cached_answer(kind: str, text: str, budget_ms: int) -> Answer:
-    return answer(rules_for(kind).parse(text), budget_ms)
+    position = rules_for(kind).parse(text)
+    result = answer(position, budget_ms)
+    if isinstance(position, MontanaPosition) and result.verdict != "unknown" and result.moves:
+        _LINES.remember(position, result.moves)
+    return result
 
 
 @lru_cache(maxsize=1024)
@@ -83,3 +93,33 @@ def _best_freecell_move(position: FreeCellPosition) -> str | None:
         if best is None or score < best[0]:
             best = (score, move.notation)
     return None if best is None else best[1]
+
+
+class _Lines:
+    """Every position along a Montana line that a finished search proved best.
+
+    The search explored the whole round, so from each position on its line the rest of the
+    line is still the best there is: following the hint costs one search per round.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._hints: OrderedDict[str, Hint] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, text: str) -> Hint | None:
+        with self._lock:
+            return self._hints.get(text)
+
+    def remember(self, position: MontanaPosition, line: tuple[str, ...]) -> None:
+        learned = []
+        for move in line:
+            learned.append((position.to_text(), Hint(move, True)))
+            position = position.play(position.parse_action(move))
+        with self._lock:
+            self._hints.update(learned)
+            while len(self._hints) > self._size:
+                self._hints.popitem(last=False)
+
+
+_LINES = _Lines(LINES_KEPT)

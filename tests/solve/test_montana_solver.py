@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.rules import montana
+from app.rules.cards import Card
 from app.solve import answer
-from app.solve.montana import NEARLY_WON, search
+from app.solve.montana import NEARLY_WON, TOGGLE, board_of, key_of, search
 
 # Every gap sits after a king: nothing can move.
 BLOCKED = """\
@@ -64,3 +67,66 @@ def test_answer_speaks_the_common_verdicts() -> None:
     assert answer(montana.parse(NEARLY_WON), 1000).verdict == "solved"
     assert answer(montana.parse(BLOCKED), 1000).verdict == "unsolvable"
     assert answer(montana.new_game(2), 50).verdict == "unknown"
+
+
+# Two column-1 gaps and two 2s: only 2H in A1 and 2S in D1 clear the round.
+TWO_TWOS = """\
+-- 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2H
+2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC --
+2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD --
+-- 3S 4S 5S 6S 7S 8S 9S TS JS QS KS 2S
+"""
+
+
+def test_the_first_two_in_a_row_decides_its_suit() -> None:
+    result = search(montana.parse(TWO_TWOS))
+    assert result.verdict == "clearable"
+    assert sorted(result.moves) == ["2H A1", "2S D1"]
+    wrong = montana.parse(TWO_TWOS).play(montana.parse(TWO_TWOS).parse_action("2S A1"))
+    assert search(wrong).verdict == "blocked"
+
+
+def reference(position: montana.MontanaPosition) -> tuple[bool, int]:
+    """Every position of the round through the engine itself: (can be cleared, best score)."""
+    seen = {position.cells}
+    best, cleared = position.score, position.is_won()
+    stack = [position]
+    while stack:
+        current = stack.pop()
+        for move in current.legal_moves():
+            child = current.play(move)
+            if child.cells not in seen:
+                seen.add(child.cells)
+                best = max(best, child.score)
+                cleared = cleared or child.is_won()
+                stack.append(child)
+    return cleared, best
+
+
+@pytest.mark.parametrize(("deal", "played"), [(10, 30), (10, 55), (1, 70), (12, 60), (6, 75)])
+def test_the_search_agrees_with_the_engine_on_every_position_of_a_round(
+    deal: int, played: int
+) -> None:
+    # Late in a round the positions left are few enough to list them all with the engine.
+    start = montana.new_game(deal)
+    line = search(start, max_seconds=30).moves
+    position = replay(start.to_text(), line[:played])
+    cleared, best = reference(position)
+    result = search(position)
+    assert result.verdict == ("clearable" if cleared else "blocked")
+    assert result.best_score == best
+    assert replay(position.to_text(), result.moves).score == best
+
+
+def test_the_board_key_follows_every_move() -> None:
+    position = montana.new_game(7)
+    for move in search(position, max_seconds=30).moves[:60]:
+        before = key_of(board_of(position))
+        played = position.play(position.parse_action(move))
+        card, gap = Card.parse(move.split()[0]).index, montana.parse_cell(move.split()[1])
+        source = position.where(Card.parse(move.split()[0]))
+        assert (
+            key_of(board_of(played))
+            == before ^ TOGGLE[source * 256 + card] ^ TOGGLE[gap * 256 + card]
+        )
+        position = played

@@ -1,0 +1,60 @@
+"""Hints on top of the solvers: the move to play, and the memory of proved Montana lines."""
+
+from __future__ import annotations
+
+from app.rules import freecell, montana
+from app.solve.hint import check, hint, solution
+
+# Four moves from a win, one legal move at a time: TS D9, KS D13, QS D11, KS D12.
+FOUR_MOVES = """\
+2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC --
+2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD --
+2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH --
+2S 3S 4S 5S 6S 7S 8S 9S -- JS KS QS TS
+"""
+
+
+def play(position: montana.MontanaPosition, move: str) -> montana.MontanaPosition:
+    return position.play(position.parse_action(move))
+
+
+def test_a_montana_hint_starts_the_line_that_clears_the_round() -> None:
+    position = montana.parse(FOUR_MOVES)
+    first = hint(position)
+    assert (first.move, first.sure) == ("TS D9", True)
+
+
+def test_positions_along_a_proved_line_are_answered_without_searching() -> None:
+    position = montana.parse(FOUR_MOVES)
+    hint(position)
+    after = play(position, "TS D9")
+    # No time to search at all: the answer can only come from the proved line.
+    remembered = hint(after, budget_ms=0)
+    assert (remembered.move, remembered.sure) == ("KS D13", True)
+
+
+def test_following_the_hints_wins_the_round() -> None:
+    position = montana.parse(FOUR_MOVES)
+    for _ in range(10):
+        if position.is_won():
+            break
+        suggestion = hint(position)
+        assert suggestion.sure and suggestion.move
+        position = play(position, suggestion.move)
+    assert position.is_won()
+
+
+def test_a_search_out_of_time_says_it_is_not_sure() -> None:
+    suggestion = hint(montana.new_game(3), budget_ms=1)
+    assert not suggestion.sure
+    assert suggestion.move in {move.notation for move in montana.new_game(3).legal_moves()}
+
+
+def test_still_winnable_and_the_solution_for_both_games() -> None:
+    assert check(montana.parse(FOUR_MOVES))[0] == "solved"
+    assert solution(montana.parse(FOUR_MOVES)) == (
+        "solved",
+        ["TS D9", "KS D13", "QS D11", "KS D12"],
+    )
+    verdict, moves = solution(freecell.new_game(1), budget_ms=5000)
+    assert verdict == "solved" and moves
