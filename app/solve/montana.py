@@ -157,61 +157,65 @@ def search(
     rows = list(lengths(bytes(cells)))
     score_now = best_score = sum(rows)
     best_line: list[tuple[int, int]] = []
-    path: list[tuple[int, int, int, int, int, int]] = []
+    path: list[tuple[int, int, int, int, int, int, int]] = []
     key = key_of(bytes(cells))
     seen = {key}
     toggle = TOGGLE
     todo = [_children(cells, where, gaps, rows, key, seen, toggle)]
     nodes = 1
     verdict: Verdict = "clearable" if best_score == CLEARED else "blocked"
-    while todo and verdict == "blocked":
+    while verdict == "blocked":
         level = todo[-1]
-        if not level:
+        if level:
+            if nodes & 1023 == 0 and (nodes >= max_nodes or time.perf_counter() > deadline):
+                verdict = "unknown"
+                break
+            card, source, gap, slot, child = level.pop()
+            nodes += 1
+            cells[source] = GAP
+            cells[gap] = card
+            where[card] = gap
+            gaps[slot] = source
+            row = ROW[gap]
+            column = COLUMN[gap]
+            length = rows[row]
+            path.append((card, source, gap, slot, row, length, key))
+            key = child
+            if column == length:
+                start = gap - column
+                first = cells[start]
+                grown = column + 1
+                while grown < RUN and cells[start + grown] == first + 4 * grown:
+                    grown += 1
+                rows[row] = grown
+                score_now += grown - length
+                if score_now > best_score:
+                    best_score = score_now
+                    best_line = [(move[0], move[2]) for move in path]
+                    if best_score == CLEARED:
+                        verdict = "clearable"
+            children = _children(cells, where, gaps, rows, key, seen, toggle)
+            if children:
+                todo.append(children)
+                continue
+        else:
             todo.pop()
-            if path:
-                card, source, gap, slot, row, length = path.pop()
-                cells[gap] = GAP
-                cells[source] = card
-                where[card] = source
-                gaps[slot] = gap
-                score_now -= rows[row] - length
-                rows[row] = length
-                key ^= toggle[source * 256 + card] ^ toggle[gap * 256 + card]
-            continue
-        if nodes & 1023 == 0 and (nodes >= max_nodes or time.perf_counter() > deadline):
-            verdict = "unknown"
-            break
-        card, source, gap, slot = level.pop()
-        nodes += 1
-        cells[source] = GAP
-        cells[gap] = card
-        where[card] = gap
-        gaps[slot] = source
-        key ^= toggle[source * 256 + card] ^ toggle[gap * 256 + card]
-        row = ROW[gap]
-        column = COLUMN[gap]
-        length = rows[row]
-        path.append((card, source, gap, slot, row, length))
-        if column == length:
-            start = gap - column
-            first = cells[start]
-            grown = column + 1
-            while grown < RUN and cells[start + grown] == first + 4 * grown:
-                grown += 1
-            rows[row] = grown
-            score_now += grown - length
-            if score_now > best_score:
-                best_score = score_now
-                best_line = [(move[0], move[2]) for move in path]
-                if best_score == CLEARED:
-                    verdict = "clearable"
-        todo.append(_children(cells, where, gaps, rows, key, seen, toggle))
+            if not todo:
+                break
+        # Back up one move: a position with nothing new below it, or one fully searched.
+        card, source, gap, slot, row, length, key = path.pop()
+        cells[gap] = GAP
+        cells[source] = card
+        where[card] = source
+        gaps[slot] = gap
+        score_now -= rows[row] - length
+        rows[row] = length
     line = tuple(f"{card_name(card)} {cell_name(gap)}" for card, gap in best_line)
     return RoundResult(verdict, line, best_score, nodes, time.perf_counter() - began)
 
 
-Move = tuple[int, int, int, int]
-"""(card, from cell, to cell, which of the four gaps it fills)"""
+Move = tuple[int, int, int, int, int]
+"""(card, from cell, to cell, which of the four gaps it fills, the key after the move)"""
 _TO_CELL: Final = itemgetter(2)
 
 
@@ -237,7 +241,7 @@ def _children(
                     child = key ^ toggle[source * 256 + two] ^ toggle[gap * 256 + two]
                     if child not in seen:
                         seen.add(child)
-                        gaining.append((two, source, gap, slot))
+                        gaining.append((two, source, gap, slot, child))
             continue
         left = cells[gap - 1]
         if left >= KINGS:
@@ -248,9 +252,9 @@ def _children(
         if child not in seen:
             seen.add(child)
             if column == rows[ROW[gap]]:
-                gaining.append((card, source, gap, slot))
+                gaining.append((card, source, gap, slot, child))
             else:
-                plain.append((card, source, gap, slot))
+                plain.append((card, source, gap, slot, child))
     if len(plain) > 1:
         plain.sort(key=_TO_CELL)  # a fixed order: the last gap on the board is tried first
     plain.extend(gaining)
