@@ -94,7 +94,7 @@ def first_round(deal: int) -> tuple[int, str, float, int]:
     from app.rules import montana
     from app.solve import montana as round_search
 
-    result = round_search.search(montana.new_game(deal), max_seconds=5.0)
+    result = round_search.search(montana.new_game(deal), max_seconds=5.0, max_nodes=10**8)
     return deal, result.verdict, result.seconds, result.nodes
 
 

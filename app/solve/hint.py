@@ -18,11 +18,13 @@ from app.rules import rules_for
 from app.rules.freecell import FreeCellPosition
 from app.rules.montana import MontanaPosition
 from app.rules.protocol import Position
-from app.solve import Answer, Verdict, answer, freecell
+from app.solve import Answer, Verdict, answer, freecell, montana
 
 HINT_BUDGET_MS: Final = 900
 CHECK_BUDGET_MS: Final = 15_000
 LINES_KEPT: Final = 50_000
+SEARCHES_KEPT: Final = 3
+"""Unfinished Montana searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
 """Positions remembered from finished Montana searches (a round's line is ~100 moves)."""
 
 
@@ -35,9 +37,9 @@ class Hint:
 
 
 def hint(position: Position, budget_ms: int = HINT_BUDGET_MS) -> Hint:
-    text = position.to_text()
-    known = _LINES.get(text) if isinstance(position, MontanaPosition) else None
-    return known or _cached_hint(_kind(position), text, budget_ms)
+    if isinstance(position, MontanaPosition):
+        return _montana_hint(position, budget_ms)
+    return _cached_hint(_kind(position), position.to_text(), budget_ms)
 
 
 def check(position: Position, budget_ms: int = CHECK_BUDGET_MS) -> tuple[Verdict, int, int]:
@@ -68,16 +70,32 @@ def _cached_answer(kind: str, text: str, budget_ms: int) -> Answer:
 @lru_cache(maxsize=1024)
 def _cached_hint(kind: str, text: str, budget_ms: int) -> Hint:
     position = rules_for(kind).parse(text)
-    if isinstance(position, FreeCellPosition):
-        result = freecell.solve(position, max_seconds=budget_ms / 1000)
-        if result.verdict == "solved" and result.moves:
-            return Hint(result.moves[0], True)
-        return Hint(_best_freecell_move(position), False)
-    assert isinstance(position, MontanaPosition)
-    found = _cached_answer(kind, text, budget_ms)
-    sure = found.verdict != "unknown"
-    if found.moves:
-        return Hint(found.moves[0], sure)
+    assert isinstance(position, FreeCellPosition)
+    result = freecell.solve(position, max_seconds=budget_ms / 1000)
+    if result.verdict == "solved" and result.moves:
+        return Hint(result.moves[0], True)
+    return Hint(_best_freecell_move(position), False)
+
+
+def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
+    """From a proved line, else from a search of the round (carried on if still going)."""
+    text = position.to_text()
+    known = _LINES.get(text)
+    if known is not None:
+        return known
+    search = _SEARCHES.take(text) or montana.RoundSearch(position)
+    left = max(montana.HINT_MAX_NODES - search.nodes, 0)
+    result = search.run(max_seconds=budget_ms / 1000, max_nodes=left)
+    if result.verdict == "unknown" and result.moves:
+        first = result.moves[0]
+        _SEARCHES.keep(position.play(position.parse_action(first)).to_text(), search)
+        return Hint(first, False)
+    # A finished search: sure, unless it carried on from positions it had let go of.
+    sure = result.verdict == "clearable" or (result.verdict == "blocked" and not search.advanced)
+    if result.moves:
+        if sure:
+            _LINES.remember(position, result.moves)
+        return Hint(result.moves[0], sure)
     if position.can_redeal():
         return Hint("redeal", sure)
     legal = position.legal_moves()
@@ -123,3 +141,32 @@ class _Lines:
 
 
 _LINES = _Lines(LINES_KEPT)
+
+
+class _Searches:
+    """Montana searches still going, each under the position its suggested move leads to.
+
+    A player who plays the hint's move finds the search there and it carries on from where
+    it stopped; searches nobody follows make way, oldest first.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._waiting: OrderedDict[str, montana.RoundSearch] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, text: str) -> montana.RoundSearch | None:
+        with self._lock:
+            search = self._waiting.pop(text, None)
+        if search is not None:
+            search.advance()
+        return search
+
+    def keep(self, text: str, search: montana.RoundSearch) -> None:
+        with self._lock:
+            self._waiting[text] = search
+            while len(self._waiting) > self._size:
+                self._waiting.popitem(last=False)
+
+
+_SEARCHES = _Searches(SEARCHES_KEPT)

@@ -41,6 +41,8 @@ COLUMN: Final = [cell % COLUMNS for cell in range(52)]
 RUN: Final = 12
 """A complete row sequence: 2 … K."""
 CLEARED: Final = 48
+HINT_MAX_NODES: Final = 2_500_000
+"""At most this many positions for one round's hints (about 200 MB of keys)."""
 NEARLY_WON: Final = """\
 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC --
 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD --
@@ -141,77 +143,131 @@ def key_of(board: Board) -> int:
 def search(
     position: montana.MontanaPosition, *, max_nodes: int = 3_000_000, max_seconds: float = 5.0
 ) -> RoundResult:
-    """Every position this round can reach, depth first, moves that gain cards first.
+    """Every position this round can reach, depth first, moves that gain cards first."""
+    return RoundSearch(position).run(max_seconds=max_seconds, max_nodes=max_nodes)
 
-    One board is changed in place and changed back (the line to the current position is
-    ``path``); the transposition table holds 128-bit keys, updated with two XORs a move.
+
+class RoundSearch:
+    """A depth-first search of one round that can stop, resume, and follow a move played.
+
+    One board is changed in place and changed back (``path`` is the line from the root to
+    the position being searched, ``todo[i]`` the moves still to try at depth ``i``); the
+    transposition table holds 128-bit keys, updated with two XORs a move.
+
+    When the budget runs out the search stops where it is. Every first move tried before
+    the current one led nowhere that clears the round, so the move it suggests is the
+    current first move (``path[0]``): if the player plays it, :meth:`advance` makes that
+    position the root and the next :meth:`run` carries on below it instead of starting
+    again. After such a step a finished search still proves or disproves a win, but its
+    best line is only the best it saw (positions shared with the abandoned first moves are
+    not searched twice).
     """
-    began = time.perf_counter()
-    deadline = began + max_seconds
-    cells = bytearray(board_of(position))
-    where = bytearray(52)
-    for cell, value in enumerate(cells):
-        if value != GAP:
-            where[value] = cell
-    gaps = [cell for cell, value in enumerate(cells) if value == GAP]
-    rows = list(lengths(bytes(cells)))
-    score_now = best_score = sum(rows)
-    best_line: list[tuple[int, int]] = []
-    path: list[tuple[int, int, int, int, int, int, int]] = []
-    key = key_of(bytes(cells))
-    seen = {key}
-    toggle = TOGGLE
-    todo = [_children(cells, where, gaps, rows, key, seen, toggle)]
-    nodes = 1
-    verdict: Verdict = "clearable" if best_score == CLEARED else "blocked"
-    while verdict == "blocked":
-        level = todo[-1]
-        if level:
-            if nodes & 1023 == 0 and (nodes >= max_nodes or time.perf_counter() > deadline):
-                verdict = "unknown"
-                break
-            card, source, gap, slot, child = level.pop()
-            nodes += 1
-            cells[source] = GAP
-            cells[gap] = card
-            where[card] = gap
-            gaps[slot] = source
-            row = ROW[gap]
-            column = COLUMN[gap]
-            length = rows[row]
-            path.append((card, source, gap, slot, row, length, key))
-            key = child
-            if column == length:
-                start = gap - column
-                first = cells[start]
-                grown = column + 1
-                while grown < RUN and cells[start + grown] == first + 4 * grown:
-                    grown += 1
-                rows[row] = grown
-                score_now += grown - length
-                if score_now > best_score:
-                    best_score = score_now
-                    best_line = [(move[0], move[2]) for move in path]
-                    if best_score == CLEARED:
-                        verdict = "clearable"
-            children = _children(cells, where, gaps, rows, key, seen, toggle)
-            if children:
-                todo.append(children)
-                continue
+
+    def __init__(self, position: montana.MontanaPosition) -> None:
+        self.cells = cells = bytearray(board_of(position))
+        self.where = bytearray(52)
+        for cell, value in enumerate(cells):
+            if value != GAP:
+                self.where[value] = cell
+        self.gaps = [cell for cell, value in enumerate(cells) if value == GAP]
+        self.rows = list(lengths(bytes(cells)))
+        self.score_now = self.best_score = self.open_score = sum(self.rows)
+        self.best_line: list[tuple[int, int]] = []
+        self.open_line: list[tuple[int, int]] = []
+        """The best line found below the first move now being searched."""
+        self.path: list[tuple[int, int, int, int, int, int, int]] = []
+        self.key = key_of(bytes(cells))
+        self.seen = {self.key}
+        self.todo = [_children(cells, self.where, self.gaps, self.rows, self.key, self.seen)]
+        self.nodes = 1
+        self.verdict: Verdict = "clearable" if self.best_score == CLEARED else "blocked"
+        self.finished = self.verdict == "clearable"
+        self.advanced = False
+
+    def run(self, *, max_seconds: float, max_nodes: int = 3_000_000) -> RoundResult:
+        began = time.perf_counter()
+        deadline = began + max_seconds
+        stop_at = self.nodes + max_nodes
+        cells, where, gaps, rows, path, todo, seen = (
+            self.cells, self.where, self.gaps, self.rows, self.path, self.todo, self.seen
+        )  # fmt: skip
+        key, nodes, score_now = self.key, self.nodes, self.score_now
+        verdict: Verdict = "unknown"
+        while not self.finished:
+            level = todo[-1]
+            if level:
+                if nodes & 1023 == 0 and (nodes >= stop_at or time.perf_counter() > deadline):
+                    break
+                card, source, gap, slot, child = level.pop()
+                nodes += 1
+                cells[source] = GAP
+                cells[gap] = card
+                where[card] = gap
+                gaps[slot] = source
+                row = ROW[gap]
+                column = COLUMN[gap]
+                length = rows[row]
+                if not path:
+                    self.open_score, self.open_line = score_now, [(card, gap)]
+                path.append((card, source, gap, slot, row, length, key))
+                key = child
+                if column == length:
+                    start = gap - column
+                    first = cells[start]
+                    grown = column + 1
+                    while grown < RUN and cells[start + grown] == first + 4 * grown:
+                        grown += 1
+                    rows[row] = grown
+                    score_now += grown - length
+                    if score_now > self.open_score:
+                        self.open_score = score_now
+                        self.open_line = [(move[0], move[2]) for move in path]
+                        if score_now > self.best_score:
+                            self.best_score, self.best_line = score_now, self.open_line
+                            if score_now == CLEARED:
+                                self.finished = True
+                                self.verdict = "clearable"
+                children = _children(cells, where, gaps, rows, key, seen)
+                if children:
+                    todo.append(children)
+                    continue
+            else:
+                todo.pop()
+                if not todo:
+                    self.finished = True
+                    break
+            # Back up one move: a position with nothing new below it, or one fully searched.
+            card, source, gap, slot, row, length, key = path.pop()
+            cells[gap] = GAP
+            cells[source] = card
+            where[card] = source
+            gaps[slot] = gap
+            score_now -= rows[row] - length
+            rows[row] = length
+        self.key, self.nodes, self.score_now = key, nodes, score_now
+        line = self.best_line
+        if self.finished:
+            verdict = self.verdict
+        elif path:
+            line = self.open_line
+        moves = tuple(f"{card_name(card)} {cell_name(gap)}" for card, gap in line)
+        score = self.best_score if line is self.best_line else self.open_score
+        return RoundResult(verdict, moves, score, nodes, time.perf_counter() - began)
+
+    def advance(self) -> None:
+        """The first move of the current line was played: it is the root from now on."""
+        assert self.path and not self.finished, "only an unfinished search moves on"
+        for _, _, _, _, child in self.todo.pop(0):
+            self.seen.discard(child)  # generated, never searched: the new root may reach it
+        self.path.pop(0)
+        self.best_score, self.best_line = self.open_score, self.open_line[1:]
+        if self.path:
+            card, _, gap, *_ = self.path[0]
+            self.open_line = [(card, gap)]
         else:
-            todo.pop()
-            if not todo:
-                break
-        # Back up one move: a position with nothing new below it, or one fully searched.
-        card, source, gap, slot, row, length, key = path.pop()
-        cells[gap] = GAP
-        cells[source] = card
-        where[card] = source
-        gaps[slot] = gap
-        score_now -= rows[row] - length
-        rows[row] = length
-    line = tuple(f"{card_name(card)} {cell_name(gap)}" for card, gap in best_line)
-    return RoundResult(verdict, line, best_score, nodes, time.perf_counter() - began)
+            self.open_line = []
+        self.open_score = self.best_score
+        self.advanced = True
 
 
 Move = tuple[int, int, int, int, int]
@@ -226,7 +282,7 @@ def _children(
     rows: list[int],
     key: int,
     seen: set[int],
-    toggle: list[int],
+    toggle: list[int] = TOGGLE,
 ) -> list[Move]:
     """The moves to positions not seen yet (now marked seen); the first to play comes last."""
     plain: list[Move] = []

@@ -58,3 +58,15 @@ def test_still_winnable_and_the_solution_for_both_games() -> None:
     )
     verdict, moves = solution(freecell.new_game(1), budget_ms=5000)
     assert verdict == "solved" and moves
+
+
+def test_an_unfinished_montana_search_carries_on_after_its_move_is_played() -> None:
+    from app.solve import hint as hints
+
+    start = montana.new_game(3)
+    first = hint(start, budget_ms=30)
+    assert not first.sure and first.move
+    after = play(start, first.move)
+    waiting = hints._SEARCHES.take(after.to_text())
+    assert waiting is not None and waiting.nodes > 1
+    assert waiting.advanced

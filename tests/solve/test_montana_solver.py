@@ -7,7 +7,7 @@ import pytest
 from app.rules import montana
 from app.rules.cards import Card
 from app.solve import answer
-from app.solve.montana import NEARLY_WON, TOGGLE, board_of, key_of, search
+from app.solve.montana import NEARLY_WON, TOGGLE, RoundSearch, board_of, key_of, search
 
 # Every gap sits after a king: nothing can move.
 BLOCKED = """\
@@ -130,3 +130,34 @@ def test_the_board_key_follows_every_move() -> None:
             == before ^ TOGGLE[source * 256 + card] ^ TOGGLE[gap * 256 + card]
         )
         position = played
+
+
+def test_a_search_stopped_and_resumed_ends_as_one_run_does() -> None:
+    whole = search(montana.new_game(10), max_seconds=60)
+    resumed = RoundSearch(montana.new_game(10))
+    first = resumed.run(max_seconds=60, max_nodes=5000)
+    assert first.verdict == "unknown"
+    last = resumed.run(max_seconds=60)
+    assert (last.verdict, last.best_score, last.moves) == (
+        whole.verdict,
+        whole.best_score,
+        whole.moves,
+    )
+    assert last.nodes == whole.nodes
+
+
+@pytest.mark.parametrize("deal", [6, 10, 11])
+def test_a_search_follows_the_move_it_suggested(deal: int) -> None:
+    start = montana.new_game(deal)
+    going = RoundSearch(start)
+    suggested = going.run(max_seconds=60, max_nodes=3000)
+    assert suggested.verdict == "unknown"
+    child = replay(start.to_text(), suggested.moves[:1])
+    going.advance()
+    carried = going.run(max_seconds=60)
+    fresh = search(child, max_seconds=60)
+    assert carried.verdict == fresh.verdict
+    end = replay(child.to_text(), carried.moves)
+    assert end.score == carried.best_score <= fresh.best_score
+    if carried.verdict == "clearable":
+        assert end.is_won()
