@@ -1,13 +1,15 @@
 """The solvers against their targets.
 
-    .venv/bin/python bench/solver.py [--freecell 1000] [--montana 400] [--skip-proofs]
+    .venv/bin/python bench/solver.py [--freecell 1000] [--montana 400] [--montana-games 400]
+                                     [--skip-proofs] [--jobs 2]
 
 FreeCell: Microsoft deals 1…N with a 1.9 s budget each (every line replayed through the
 engine), then the proofs that the eight impossible deals up to 1,000,000 cannot be won.
 When fc-solve (Debian's freecell-solver-bin) is installed, it runs on the same deals and the
 ratio of total times is printed. Montana: the first round of deals 1…M searched with 5 s
 each (conclusive: cleared or proved blocked), then whole Expert games played by following
-the hint (redealing only when stuck).
+the hint (redealing only when stuck). Montana deals run ``--jobs`` at a time, each in a
+process of its own on one core.
 """
 
 from __future__ import annotations
@@ -159,7 +161,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--freecell", type=int, default=1000)
     parser.add_argument("--montana", type=int, default=400)
-    parser.add_argument("--montana-games", type=int, default=40)
+    parser.add_argument("--montana-games", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2, help="Montana deals searched at once")
     parser.add_argument("--skip-proofs", action="store_true")
     args = parser.parse_args()

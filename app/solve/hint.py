@@ -23,7 +23,7 @@ from app.solve import Answer, Verdict, answer, freecell, montana
 HINT_BUDGET_MS: Final = 900
 CHECK_BUDGET_MS: Final = 15_000
 LINES_KEPT: Final = 50_000
-SEARCHES_KEPT: Final = 3
+SEARCHES_KEPT: Final = 2
 """Unfinished Montana searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
 """Positions remembered from finished Montana searches (a round's line is ~100 moves)."""
 
