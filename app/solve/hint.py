@@ -83,8 +83,10 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     known = _LINES.get(text)
     if known is not None:
         return known
-    search = _SEARCHES.take(text) or montana.RoundSearch(position)
-    left = max(montana.HINT_MAX_NODES - search.nodes, 0)
+    search = _SEARCHES.take(text)
+    if search is None or search.nodes >= montana.HINT_MAX_NODES:
+        search = montana.RoundSearch(position)  # a search that has had its share starts over
+    left = montana.HINT_MAX_NODES - search.nodes
     result = search.run(max_seconds=budget_ms / 1000, max_nodes=left)
     if result.verdict == "unknown" and result.moves:
         first = result.moves[0]

@@ -85,29 +85,6 @@ def lengths(board: Board) -> Lengths:
     return found[0], found[1], found[2], found[3]
 
 
-def score(board: Board) -> int:
-    return sum(lengths(board))
-
-
-def moves(board: Board) -> list[tuple[int, int, int]]:
-    """Every legal move as (card, from cell, to cell)."""
-    found = []
-    start = 0
-    for _ in range(4):
-        gap = board.index(GAP, start)
-        start = gap + 1
-        if gap % COLUMNS == 0:
-            for two in TWOS:
-                cell = board.index(two)
-                if cell % COLUMNS:
-                    found.append((two, cell, gap))
-        else:
-            left = board[gap - 1]
-            if left < KINGS:
-                found.append((left + 4, board.index(left + 4), gap))
-    return found
-
-
 def _zobrist() -> list[int]:
     """For a card (or the gap) in a cell, a random 128-bit number; a board's key XORs them.
 
