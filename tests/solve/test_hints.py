@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from app.rules import freecell, montana
 from app.solve.hint import check, hint, solution
 
@@ -70,3 +72,20 @@ def test_an_unfinished_montana_search_carries_on_after_its_move_is_played() -> N
     waiting = hints._SEARCHES.take(after.to_text())
     assert waiting is not None and waiting.nodes > 1
     assert waiting.advanced
+
+
+def test_a_search_that_has_had_its_share_of_positions_starts_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from app.solve import hint as hints
+    from app.solve import montana as round_search
+
+    start = montana.new_game(3)
+    first = hint(start, budget_ms=30)
+    after = play(start, first.move or "")
+    used = hints._SEARCHES._waiting[after.to_text()]
+    monkeypatch.setattr(round_search, "HINT_MAX_NODES", 1)
+    second = hint(after, budget_ms=30)
+    assert not second.sure and second.move
+    kept = hints._SEARCHES.take(play(after, second.move).to_text())
+    assert kept is not None and kept is not used
