@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, Generic, TypeVar
 
 from app.rules import rules_for
 from app.rules.freecell import FreeCellPosition
@@ -23,9 +23,11 @@ from app.solve import Answer, Verdict, answer, freecell, montana
 HINT_BUDGET_MS: Final = 900
 CHECK_BUDGET_MS: Final = 15_000
 LINES_KEPT: Final = 50_000
+"""Positions remembered from finished Montana searches (a round's line is ~100 moves)."""
 SEARCHES_KEPT: Final = 2
 """Unfinished Montana searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
-"""Positions remembered from finished Montana searches (a round's line is ~100 moves)."""
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +65,7 @@ def _cached_answer(kind: str, text: str, budget_ms: int) -> Answer:
     position = rules_for(kind).parse(text)
     result = answer(position, budget_ms)
     if isinstance(position, MontanaPosition) and result.verdict != "unknown" and result.moves:
-        _LINES.remember(position, result.moves)
+        _remember_line(position, result.moves)
     return result
 
 
@@ -83,20 +85,22 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     known = _LINES.get(text)
     if known is not None:
         return known
-    search = _SEARCHES.take(text)
+    search = _SEARCHES.pop(text)
+    if search is not None:
+        search.advance()  # the player played the move it suggested: carry on below it
     if search is None or search.nodes >= montana.HINT_MAX_NODES:
         search = montana.RoundSearch(position)  # a search that has had its share starts over
     left = montana.HINT_MAX_NODES - search.nodes
     result = search.run(max_seconds=budget_ms / 1000, max_nodes=left)
     if result.verdict == "unknown" and result.moves:
         first = result.moves[0]
-        _SEARCHES.keep(position.play(position.parse_action(first)).to_text(), search)
+        _SEARCHES.put([(position.play(position.parse_action(first)).to_text(), search)])
         return Hint(first, False)
     # A finished search: sure, unless it carried on from positions it had let go of.
     sure = result.verdict == "clearable" or (result.verdict == "blocked" and not search.advanced)
     if result.moves:
         if sure:
-            _LINES.remember(position, result.moves)
+            _remember_line(position, result.moves)
         return Hint(result.moves[0], sure)
     if position.can_redeal():
         return Hint("redeal", sure)
@@ -115,60 +119,46 @@ def _best_freecell_move(position: FreeCellPosition) -> str | None:
     return None if best is None else best[1]
 
 
-class _Lines:
-    """Every position along a Montana line that a finished search proved best.
-
-    The search explored the whole round, so from each position on its line the rest of the
-    line is still the best there is: following the hint costs one search per round.
-    """
+class _Recent(Generic[T]):
+    """A thread-safe map that keeps the ``size`` entries used last."""
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._hints: OrderedDict[str, Hint] = OrderedDict()
+        self._entries: OrderedDict[str, T] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, text: str) -> Hint | None:
+    def get(self, key: str) -> T | None:
         with self._lock:
-            return self._hints.get(text)
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
 
-    def remember(self, position: MontanaPosition, line: tuple[str, ...]) -> None:
-        learned = []
-        for move in line:
-            learned.append((position.to_text(), Hint(move, True)))
-            position = position.play(position.parse_action(move))
+    def pop(self, key: str) -> T | None:
         with self._lock:
-            self._hints.update(learned)
-            while len(self._hints) > self._size:
-                self._hints.popitem(last=False)
+            return self._entries.pop(key, None)
 
-
-_LINES = _Lines(LINES_KEPT)
-
-
-class _Searches:
-    """Montana searches still going, each under the position its suggested move leads to.
-
-    A player who plays the hint's move finds the search there and it carries on from where
-    it stopped; searches nobody follows make way, oldest first.
-    """
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._waiting: OrderedDict[str, montana.RoundSearch] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def take(self, text: str) -> montana.RoundSearch | None:
+    def put(self, items: list[tuple[str, T]]) -> None:
         with self._lock:
-            search = self._waiting.pop(text, None)
-        if search is not None:
-            search.advance()
-        return search
-
-    def keep(self, text: str, search: montana.RoundSearch) -> None:
-        with self._lock:
-            self._waiting[text] = search
-            while len(self._waiting) > self._size:
-                self._waiting.popitem(last=False)
+            self._entries.update(items)
+            for key, _ in items:
+                self._entries.move_to_end(key)
+            while len(self._entries) > self._size:
+                self._entries.popitem(last=False)
 
 
-_SEARCHES = _Searches(SEARCHES_KEPT)
+_LINES: Final = _Recent[Hint](LINES_KEPT)
+"""Every position along a Montana line that a finished search proved best: from each, the
+rest of the line is still the best there is, so following the hint costs one search a round."""
+
+_SEARCHES: Final = _Recent[montana.RoundSearch](SEARCHES_KEPT)
+"""Montana searches still going, each under the position its suggested move leads to; a
+player who plays that move finds the search there, and it carries on where it stopped."""
+
+
+def _remember_line(position: MontanaPosition, line: tuple[str, ...]) -> None:
+    learned = []
+    for move in line:
+        learned.append((position.to_text(), Hint(move, True)))
+        position = position.play(position.parse_action(move))
+    _LINES.put(learned)

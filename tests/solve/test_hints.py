@@ -69,9 +69,13 @@ def test_an_unfinished_montana_search_carries_on_after_its_move_is_played() -> N
     first = hint(start, budget_ms=30)
     assert not first.sure and first.move
     after = play(start, first.move)
-    waiting = hints._SEARCHES.take(after.to_text())
+    waiting = hints._SEARCHES.get(after.to_text())
     assert waiting is not None and waiting.nodes > 1
-    assert waiting.advanced
+    searched = waiting.nodes
+    second = hint(after, budget_ms=30)
+    assert not second.sure and second.move
+    kept = hints._SEARCHES.get(play(after, second.move).to_text())
+    assert kept is waiting and kept.advanced and kept.nodes > searched
 
 
 def test_a_search_that_has_had_its_share_of_positions_starts_over(
@@ -83,9 +87,9 @@ def test_a_search_that_has_had_its_share_of_positions_starts_over(
     start = montana.new_game(3)
     first = hint(start, budget_ms=30)
     after = play(start, first.move or "")
-    used = hints._SEARCHES._waiting[after.to_text()]
+    used = hints._SEARCHES.get(after.to_text())
     monkeypatch.setattr(round_search, "HINT_MAX_NODES", 1)
     second = hint(after, budget_ms=30)
     assert not second.sure and second.move
-    kept = hints._SEARCHES.take(play(after, second.move).to_text())
+    kept = hints._SEARCHES.pop(play(after, second.move).to_text())
     assert kept is not None and kept is not used

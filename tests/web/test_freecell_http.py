@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from fastapi.testclient import TestClient
 
 from app.rules import freecell
-
-HX = {"HX-Request": "true"}
+from tests.web import helpers
+from tests.web.helpers import HX, act
 
 # Two cards from a win: 7 moves left for the player would be many; this needs one move and
 # then automatic moves finish the game.
@@ -27,19 +25,7 @@ Foundations: H-K C-K D-Q S-Q
 
 
 def start(client: TestClient, deal: str = "1") -> str:
-    response = client.post("/games", data={"kind": "freecell", "deal": deal})
-    assert response.status_code == 303
-    match = re.search(r"/games/([\w-]+)$", response.headers["location"])
-    assert match
-    return match.group(1)
-
-
-def act(client: TestClient, game_id: str, action: str, version: int, **headers: str):  # type: ignore[no-untyped-def]
-    return client.post(
-        f"/games/{game_id}/actions",
-        data={"action": action, "version": str(version)},
-        headers=headers,
-    )
+    return helpers.start(client, "freecell", deal)
 
 
 def position(client: TestClient, game_id: str) -> freecell.FreeCellPosition:

@@ -4,14 +4,9 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-HX = {"HX-Request": "true"}
+from tests.web.helpers import HX, start
 
 NEARLY_WON_FREECELL = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"
-
-
-def start(client: TestClient, kind: str = "montana", deal: str = "1") -> str:
-    response = client.post("/games", data={"kind": kind, "deal": deal})
-    return response.headers["location"].rsplit("/", 1)[1]
 
 
 def force(client: TestClient, game_id: str, text: str) -> None:

@@ -2,31 +2,17 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from app.rules import montana
-
-HX = {"HX-Request": "true"}
+from tests.web import helpers
+from tests.web.helpers import HX, act
 
 
 def start(client: TestClient, deal: str = "1", variant: str = "expert") -> str:
-    response = client.post("/games", data={"kind": "montana", "variant": variant, "deal": deal})
-    assert response.status_code == 303
-    match = re.search(r"/games/([\w-]+)$", response.headers["location"])
-    assert match
-    return match.group(1)
-
-
-def act(client: TestClient, game_id: str, action: str, version: int, **headers: str):  # type: ignore[no-untyped-def]
-    return client.post(
-        f"/games/{game_id}/actions",
-        data={"action": action, "version": str(version)},
-        headers=headers,
-    )
+    return helpers.start(client, "montana", deal, variant=variant)
 
 
 def position(client: TestClient, game_id: str) -> montana.MontanaPosition:

@@ -10,18 +10,12 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from itsdangerous import URLSafeTimedSerializer
 
-HX = {"HX-Request": "true"}
-
-
-def start(client: TestClient, kind: str = "montana", deal: str = "1") -> str:
-    response = client.post("/games", data={"kind": kind, "deal": deal})
-    return response.headers["location"].rsplit("/", 1)[1]
+from tests.web import helpers
+from tests.web.helpers import HX, start
 
 
 def act(client: TestClient, game_id: str, action: str, version: int) -> None:
-    response = client.post(
-        f"/games/{game_id}/actions", data={"action": action, "version": str(version)}
-    )
+    response = helpers.act(client, game_id, action, version)
     assert response.status_code == 303, response.text
 
 

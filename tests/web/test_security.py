@@ -13,13 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from app.store import queries
 from app.web.throttle import Throttle
-
-HX = {"HX-Request": "true"}
-
-
-def start(client: TestClient, kind: str = "montana") -> str:
-    response = client.post("/games", data={"kind": kind, "deal": "1"})
-    return response.headers["location"].rsplit("/", 1)[1]
+from tests.web.helpers import HX, start
 
 
 def history(client: TestClient, game_id: str) -> str:
