@@ -11,6 +11,14 @@ wanted anywhere else, and a 2 in column 1 stays), so the score only grows along 
 each move's gain is worked out from the row's sequence length alone. Moves are written as
 the engine writes them (``8C B7``).
 
+**Safe moves.** A card X that fits the gap after its row's sequence can never go anywhere
+else, and nothing else can fill that gap, so that move stays open until it is played. Where
+X stands, it matters only as the left neighbour of the next cell, where X's successor could
+be put. When X is a king, or stands in column 13, or already has its successor to its right,
+that never happens: any line from the position can play X first and reach the same end.
+Such a move is searched alone, which keeps every best line and every win (the unit tests
+check it against every position of whole late rounds, listed by the engine).
+
 >>> result = search(montana.parse(NEARLY_WON))
 >>> result.verdict, result.moves, result.best_score
 ('clearable', ('KS D12',), 48)
@@ -155,7 +163,9 @@ class RoundSearch:
         self.path: list[tuple[int, int, int, int, int, int, int]] = []
         self.key = key_of(bytes(cells))
         self.seen = {self.key}
-        self.todo = [_children(cells, self.where, self.gaps, self.rows, self.key, self.seen)]
+        self.todo: list[list[Move]] = []
+        self.expand = True
+        """The position reached has not had its moves listed yet (only ever the root)."""
         self.nodes = 1
         self.verdict: Verdict = "clearable" if self.best_score == CLEARED else "blocked"
         self.finished = self.verdict == "clearable"
@@ -168,12 +178,76 @@ class RoundSearch:
         cells, where, gaps, rows, path, todo, seen = (
             self.cells, self.where, self.gaps, self.rows, self.path, self.todo, self.seen
         )  # fmt: skip
-        key, nodes, score_now = self.key, self.nodes, self.score_now
+        key, nodes, score_now, expand = self.key, self.nodes, self.score_now, self.expand
+        mark, toggle, row_of, column_of = seen.add, TOGGLE, ROW, COLUMN
         verdict: Verdict = "unknown"
         while not self.finished:
+            if expand:
+                # The moves from here to positions not seen yet (now marked seen). Plain
+                # moves are tried by target cell, the last gap on the board first; moves
+                # that put cards in place come last in the list, so they are tried first.
+                plain: list[Move] = []
+                gaining: list[Move] = []
+                for slot in (0, 1, 2, 3):
+                    gap = gaps[slot]
+                    column = column_of[gap]
+                    if column == 0:
+                        for two in TWOS:
+                            source = where[two]
+                            if column_of[source]:
+                                child = key ^ toggle[source * 256 + two]
+                                child ^= toggle[gap * 256 + two]
+                                if child not in seen:
+                                    mark(child)
+                                    gaining.append((two, source, gap, slot, child))
+                        continue
+                    left = cells[gap - 1]
+                    if left >= KINGS:
+                        continue
+                    card = left + 4
+                    source = where[card]
+                    child = key ^ toggle[source * 256 + card] ^ toggle[gap * 256 + card]
+                    if column == rows[row_of[gap]]:
+                        if (
+                            card >= KINGS
+                            or column_of[source] == 12
+                            or cells[source + 1] == card + 4
+                        ):  # A safe move (module notes): the only child searched.
+                            plain, gaining = [], []
+                            if child not in seen:
+                                mark(child)
+                                plain.append((card, source, gap, slot, child))
+                            break
+                        if child not in seen:
+                            mark(child)
+                            gaining.append((card, source, gap, slot, child))
+                    elif child not in seen:
+                        mark(child)
+                        plain.append((card, source, gap, slot, child))
+                if gaining:
+                    if len(plain) > 1:
+                        plain.sort(key=_TO_CELL)
+                    plain += gaining
+                elif len(plain) > 1:
+                    plain.sort(key=_TO_CELL)
+                if plain:
+                    todo.append(plain)
+                elif not path:
+                    self.finished = True
+                    break
+                else:
+                    # Nothing new below: back up one move.
+                    card, source, gap, slot, row, length, key = path.pop()
+                    cells[gap] = GAP
+                    cells[source] = card
+                    where[card] = source
+                    gaps[slot] = gap
+                    score_now -= rows[row] - length
+                    rows[row] = length
             level = todo[-1]
             if level:
                 if nodes & 1023 == 0 and (nodes >= stop_at or time.perf_counter() > deadline):
+                    expand = False
                     break
                 card, source, gap, slot, child = level.pop()
                 nodes += 1
@@ -181,13 +255,14 @@ class RoundSearch:
                 cells[gap] = card
                 where[card] = gap
                 gaps[slot] = source
-                row = ROW[gap]
-                column = COLUMN[gap]
+                row = row_of[gap]
+                column = column_of[gap]
                 length = rows[row]
                 if not path:
                     self.open_score, self.open_line = score_now, [(card, gap)]
                 path.append((card, source, gap, slot, row, length, key))
                 key = child
+                expand = True
                 if column == length:
                     start = gap - column
                     first = cells[start]
@@ -204,16 +279,13 @@ class RoundSearch:
                             if score_now == CLEARED:
                                 self.finished = True
                                 self.verdict = "clearable"
-                children = _children(cells, where, gaps, rows, key, seen)
-                if children:
-                    todo.append(children)
-                    continue
-            else:
-                todo.pop()
-                if not todo:
-                    self.finished = True
-                    break
-            # Back up one move: a position with nothing new below it, or one fully searched.
+                continue
+            todo.pop()
+            if not todo:
+                self.finished = True
+                break
+            # Every move below this position has been searched: back up one move.
+            expand = False
             card, source, gap, slot, row, length, key = path.pop()
             cells[gap] = GAP
             cells[source] = card
@@ -221,7 +293,7 @@ class RoundSearch:
             gaps[slot] = gap
             score_now -= rows[row] - length
             rows[row] = length
-        self.key, self.nodes, self.score_now = key, nodes, score_now
+        self.key, self.nodes, self.score_now, self.expand = key, nodes, score_now, expand
         line = self.best_line
         if self.finished:
             verdict = self.verdict
@@ -250,45 +322,3 @@ class RoundSearch:
 Move = tuple[int, int, int, int, int]
 """(card, from cell, to cell, which of the four gaps it fills, the key after the move)"""
 _TO_CELL: Final = itemgetter(2)
-
-
-def _children(
-    cells: bytearray,
-    where: bytearray,
-    gaps: list[int],
-    rows: list[int],
-    key: int,
-    seen: set[int],
-    toggle: list[int] = TOGGLE,
-) -> list[Move]:
-    """The moves to positions not seen yet (now marked seen); the first to play comes last."""
-    plain: list[Move] = []
-    gaining: list[Move] = []
-    for slot in (0, 1, 2, 3):
-        gap = gaps[slot]
-        column = COLUMN[gap]
-        if column == 0:
-            for two in TWOS:
-                source = where[two]
-                if COLUMN[source]:
-                    child = key ^ toggle[source * 256 + two] ^ toggle[gap * 256 + two]
-                    if child not in seen:
-                        seen.add(child)
-                        gaining.append((two, source, gap, slot, child))
-            continue
-        left = cells[gap - 1]
-        if left >= KINGS:
-            continue
-        card = left + 4
-        source = where[card]
-        child = key ^ toggle[source * 256 + card] ^ toggle[gap * 256 + card]
-        if child not in seen:
-            seen.add(child)
-            if column == rows[ROW[gap]]:
-                gaining.append((card, source, gap, slot, child))
-            else:
-                plain.append((card, source, gap, slot, child))
-    if len(plain) > 1:
-        plain.sort(key=_TO_CELL)  # a fixed order: the last gap on the board is tried first
-    plain.extend(gaining)
-    return plain

@@ -103,7 +103,9 @@ def reference(position: montana.MontanaPosition) -> tuple[bool, int]:
     return cleared, best
 
 
-@pytest.mark.parametrize(("deal", "played"), [(10, 30), (10, 55), (1, 70), (12, 60), (6, 75)])
+@pytest.mark.parametrize(
+    ("deal", "played"), [(10, 30), (10, 55), (1, 70), (12, 60), (6, 75), (5, 55), (7, 50), (8, 50)]
+)
 def test_the_search_agrees_with_the_engine_on_every_position_of_a_round(
     deal: int, played: int
 ) -> None:
@@ -161,3 +163,22 @@ def test_a_search_follows_the_move_it_suggested(deal: int) -> None:
     assert end.score == carried.best_score <= fresh.best_score
     if carried.verdict == "clearable":
         assert end.is_won()
+
+
+# Two kings fit after their queens; row D can never be built (a 3 stands in D1).
+TWO_KINGS = """\
+2C 3C 4C 5C 6C 7C 8C 9C TC JC QC -- KC
+2D 3D 4D 5D 6D 7D 8D 9D TD JD QD -- KD
+2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH --
+3S 2S 4S 5S 6S 7S 8S 9S TS JS QS KS --
+"""
+
+
+def test_a_king_that_fits_its_place_is_searched_alone() -> None:
+    position = montana.parse(TWO_KINGS)
+    result = search(position)
+    assert reference(position) == (False, 36)
+    assert (result.verdict, result.best_score) == ("blocked", 36)
+    # The start, then KC, then KD: the order KD-then-KC is never searched.
+    assert result.nodes == 3
+    assert replay(TWO_KINGS, result.moves).score == 36
