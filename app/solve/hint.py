@@ -9,6 +9,7 @@ cached per position, so asking again costs nothing.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
@@ -81,6 +82,7 @@ def _cached_hint(kind: str, text: str, budget_ms: int) -> Hint:
 
 def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     """From a proved line, else from a search of the round (carried on if still going)."""
+    began = time.perf_counter()
     text = position.to_text()
     known = _LINES.get(text)
     if known is not None:
@@ -88,10 +90,15 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     search = _SEARCHES.pop(text)
     if search is not None:
         search.advance()  # the player played the move it suggested: carry on below it
+    _SEARCHES.trim(SEARCHES_KEPT - 1)  # room for this one, made within the budget
     if search is None or search.nodes >= montana.HINT_MAX_NODES:
-        search = montana.RoundSearch(position)  # a search that has had its share starts over
+        # A search that has had its share starts over. Letting go of the old one's keys
+        # takes ~0.1 s for 2.5 million: that time comes out of this hint's budget.
+        search = None
+        search = montana.RoundSearch(position)
+    seconds = budget_ms / 1000 - (time.perf_counter() - began)
     left = montana.HINT_MAX_NODES - search.nodes
-    result = search.run(max_seconds=budget_ms / 1000, max_nodes=left)
+    result = search.run(max_seconds=seconds, max_nodes=left)
     if result.verdict == "unknown" and result.moves:
         first = result.moves[0]
         _SEARCHES.put([(position.play(position.parse_action(first)).to_text(), search)])
@@ -143,8 +150,13 @@ class _Recent(Generic[T]):
             self._entries.update(items)
             for key, _ in items:
                 self._entries.move_to_end(key)
-            while len(self._entries) > self._size:
-                self._entries.popitem(last=False)
+        self.trim(self._size)
+
+    def trim(self, size: int) -> None:
+        """Let go of the entries used longest ago until at most ``size`` are left."""
+        with self._lock:
+            gone = [self._entries.popitem(last=False) for _ in range(len(self._entries) - size)]
+        del gone  # let go of outside the lock: a search's keys take a while
 
 
 _LINES: Final = _Recent[Hint](LINES_KEPT)

@@ -93,3 +93,15 @@ def test_a_search_that_has_had_its_share_of_positions_starts_over(
     assert not second.sure and second.move
     kept = hints._SEARCHES.pop(play(after, second.move).to_text())
     assert kept is not None and kept is not used
+
+
+def test_the_memory_keeps_the_entries_used_last() -> None:
+    from app.solve.hint import _Recent
+
+    recent = _Recent[int](2)
+    recent.put([("a", 1), ("b", 2)])
+    assert recent.get("a") == 1  # "a" is now the one used last
+    recent.put([("c", 3)])
+    assert (recent.get("b"), recent.get("a"), recent.get("c")) == (None, 1, 3)
+    recent.trim(1)  # room for one more, as a hint makes before it searches
+    assert (recent.get("a"), recent.get("c")) == (None, 3)
