@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Final, Literal
 
 from app.rules import montana
@@ -116,6 +115,8 @@ TOGGLE: Final = [
     for card in range(256)
 ]
 """Key change when ``card`` enters (or leaves) ``cell`` and the gap leaves (or enters) it."""
+TOGGLES: Final = [TOGGLE[card::256] for card in range(52)]
+"""The same, by card then cell: ``TOGGLES[card][cell]``."""
 
 
 def key_of(board: Board) -> int:
@@ -179,7 +180,7 @@ class RoundSearch:
             self.cells, self.where, self.gaps, self.rows, self.path, self.todo, self.seen
         )  # fmt: skip
         key, nodes, score_now, expand = self.key, self.nodes, self.score_now, self.expand
-        mark, toggle, row_of, column_of = seen.add, TOGGLE, ROW, COLUMN
+        mark, toggles, row_of, column_of = seen.add, TOGGLES, ROW, COLUMN
         verdict: Verdict = "unknown"
         while not self.finished:
             if expand:
@@ -195,18 +196,19 @@ class RoundSearch:
                         for two in TWOS:
                             source = where[two]
                             if column_of[source]:
-                                child = key ^ toggle[source * 256 + two]
-                                child ^= toggle[gap * 256 + two]
+                                moved = toggles[two]
+                                child = key ^ moved[source] ^ moved[gap]
                                 if child not in seen:
                                     mark(child)
-                                    gaining.append((two, source, gap, slot, child))
+                                    gaining.append((gap, two, source, slot, child))
                         continue
                     left = cells[gap - 1]
                     if left >= KINGS:
                         continue
                     card = left + 4
                     source = where[card]
-                    child = key ^ toggle[source * 256 + card] ^ toggle[gap * 256 + card]
+                    moved = toggles[card]
+                    child = key ^ moved[source] ^ moved[gap]
                     if column == rows[row_of[gap]]:
                         if (
                             card >= KINGS
@@ -216,20 +218,20 @@ class RoundSearch:
                             plain, gaining = [], []
                             if child not in seen:
                                 mark(child)
-                                plain.append((card, source, gap, slot, child))
+                                plain.append((gap, card, source, slot, child))
                             break
                         if child not in seen:
                             mark(child)
-                            gaining.append((card, source, gap, slot, child))
+                            gaining.append((gap, card, source, slot, child))
                     elif child not in seen:
                         mark(child)
-                        plain.append((card, source, gap, slot, child))
+                        plain.append((gap, card, source, slot, child))
                 if gaining:
                     if len(plain) > 1:
-                        plain.sort(key=_TO_CELL)
+                        plain.sort()
                     plain += gaining
                 elif len(plain) > 1:
-                    plain.sort(key=_TO_CELL)
+                    plain.sort()
                 if plain:
                     todo.append(plain)
                 elif not path:
@@ -249,7 +251,7 @@ class RoundSearch:
                 if nodes & 1023 == 0 and (nodes >= stop_at or time.perf_counter() > deadline):
                     expand = False
                     break
-                card, source, gap, slot, child = level.pop()
+                gap, card, source, slot, child = level.pop()
                 nodes += 1
                 cells[source] = GAP
                 cells[gap] = card
@@ -320,5 +322,5 @@ class RoundSearch:
 
 
 Move = tuple[int, int, int, int, int]
-"""(card, from cell, to cell, which of the four gaps it fills, the key after the move)"""
-_TO_CELL: Final = itemgetter(2)
+"""(to cell, card, from cell, which of the four gaps it fills, the key after the move): in
+that order, sorting moves sorts them by target cell."""
