@@ -109,14 +109,12 @@ def _zobrist() -> list[int]:
 
 
 ZOBRIST: Final = _zobrist()
-TOGGLE: Final = [
-    ZOBRIST[cell * 256 + card] ^ ZOBRIST[cell * 256 + GAP] if card < 52 else 0
-    for cell in range(52)
-    for card in range(256)
+TOGGLES: Final = [
+    [ZOBRIST[cell * 256 + card] ^ ZOBRIST[cell * 256 + GAP] for cell in range(52)]
+    for card in range(52)
 ]
-"""Key change when ``card`` enters (or leaves) ``cell`` and the gap leaves (or enters) it."""
-TOGGLES: Final = [TOGGLE[card::256] for card in range(52)]
-"""The same, by card then cell: ``TOGGLES[card][cell]``."""
+"""``TOGGLES[card][cell]``: the key change when ``card`` enters (or leaves) ``cell`` and the
+gap leaves (or enters) it."""
 
 
 def key_of(board: Board) -> int:

@@ -7,7 +7,7 @@ import pytest
 from app.rules import montana
 from app.rules.cards import Card
 from app.solve import answer
-from app.solve.montana import NEARLY_WON, TOGGLE, RoundSearch, board_of, key_of, search
+from app.solve.montana import NEARLY_WON, TOGGLES, RoundSearch, board_of, key_of, search
 
 # Every gap sits after a king: nothing can move.
 BLOCKED = """\
@@ -127,10 +127,7 @@ def test_the_board_key_follows_every_move() -> None:
         played = position.play(position.parse_action(move))
         card, gap = Card.parse(move.split()[0]).index, montana.parse_cell(move.split()[1])
         source = position.where(Card.parse(move.split()[0]))
-        assert (
-            key_of(board_of(played))
-            == before ^ TOGGLE[source * 256 + card] ^ TOGGLE[gap * 256 + card]
-        )
+        assert key_of(board_of(played)) == before ^ TOGGLES[card][source] ^ TOGGLES[card][gap]
         position = played
 
 
