@@ -213,6 +213,9 @@ class RoundSearch:
                             or column_of[source] == 12
                             or cells[source + 1] == card + 4
                         ):  # A safe move (module notes): the only child searched.
+                            # Moves listed before it stay marked, unsearched: from each of
+                            # those positions this move is still safe, and playing it there
+                            # leads to a position found below this one.
                             plain, gaining = [], []
                             if child not in seen:
                                 mark(child)
