@@ -90,6 +90,8 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     search = _SEARCHES.pop(text)
     if search is not None:
         search.advance()  # the player played the move it suggested: carry on below it
+    else:
+        search = _asked_before(position, text)  # asked again here: carry on where it stopped
     _SEARCHES.trim(SEARCHES_KEPT - 1)  # room for this one, made within the budget
     if search is None or search.nodes >= montana.HINT_MAX_NODES:
         # A search that has had its share starts over. Letting go of the old one's keys
@@ -101,7 +103,9 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     result = search.run(max_seconds=seconds, max_nodes=left)
     if result.verdict == "unknown" and result.moves:
         first = result.moves[0]
-        _SEARCHES.put([(position.play(position.parse_action(first)).to_text(), search)])
+        after = position.play(position.parse_action(first)).to_text()
+        _SEARCHES.put([(after, search)])
+        _ASKED.put([(text, after)])
         return Hint(first, False)
     # A finished search: sure, unless it carried on from positions it had let go of.
     sure = result.verdict == "clearable" or (result.verdict == "blocked" and not search.advanced)
@@ -113,6 +117,17 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
         return Hint("redeal", sure)
     legal = position.legal_moves()
     return Hint(legal[0].notation if legal else None, sure)
+
+
+def _asked_before(position: MontanaPosition, text: str) -> montana.RoundSearch | None:
+    """The unfinished search a hint here left waiting, if it is still waiting unmoved."""
+    after = _ASKED.get(text)
+    if after is None:
+        return None
+    waiting = _SEARCHES.get(after)
+    if waiting is None or waiting.root_key != montana.key_of(montana.board_of(position)):
+        return None  # let go of, or moved on along its move since
+    return _SEARCHES.pop(after)
 
 
 def _best_freecell_move(position: FreeCellPosition) -> str | None:
@@ -166,6 +181,11 @@ rest of the line is still the best there is, so following the hint costs one sea
 _SEARCHES: Final = _Recent[montana.RoundSearch](SEARCHES_KEPT)
 """Montana searches still going, each under the position its suggested move leads to; a
 player who plays that move finds the search there, and it carries on where it stopped."""
+
+
+_ASKED: Final = _Recent[str](SEARCHES_KEPT)
+"""Where a hint left its unfinished search waiting, by the position it was asked at: a
+player who asks again without moving gets the same search carried on, not a new one."""
 
 
 def _remember_line(position: MontanaPosition, line: tuple[str, ...]) -> None:

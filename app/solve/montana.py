@@ -306,6 +306,11 @@ class RoundSearch:
         score = self.best_score if line is self.best_line else self.open_score
         return RoundResult(verdict, moves, score, nodes, time.perf_counter() - began)
 
+    @property
+    def root_key(self) -> int:
+        """The key of the position this search starts from (after any moves it moved on)."""
+        return self.path[0][6] if self.path else self.key
+
     def advance(self) -> None:
         """The first move of the current line was played: it is the root from now on."""
         assert self.path and not self.finished, "only an unfinished search moves on"

@@ -88,6 +88,8 @@ def describe_hint(position: Position, notation: str | None, sure: bool) -> str:
     words = describe("move", notation, position, after)
     if sure:
         return f"Hint: {words}."
+    if isinstance(position, MontanaPosition):  # its search waits to be carried on
+        return f"Still thinking: the best move found so far is {words}. Ask again to think on."
     return f"Still thinking: the best move found so far is {words}."
 
 

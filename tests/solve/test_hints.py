@@ -105,3 +105,32 @@ def test_the_memory_keeps_the_entries_used_last() -> None:
     assert (recent.get("b"), recent.get("a"), recent.get("c")) == (None, 1, 3)
     recent.trim(1)  # room for one more, as a hint makes before it searches
     assert (recent.get("a"), recent.get("c")) == (None, 3)
+
+
+def test_asking_again_without_moving_carries_the_same_search_on() -> None:
+    from app.solve import hint as hints
+
+    start = montana.new_game(3)
+    first = hint(start, budget_ms=30)
+    assert not first.sure and first.move
+    waiting = hints._SEARCHES.get(play(start, first.move).to_text())
+    assert waiting is not None
+    searched = waiting.nodes
+    again = hint(start, budget_ms=30)
+    assert not again.sure and again.move
+    kept = hints._SEARCHES.get(play(start, again.move).to_text())
+    assert kept is waiting and not kept.advanced and kept.nodes > searched
+
+
+def test_a_search_that_moved_on_is_not_taken_back_for_the_position_it_left() -> None:
+    from app.solve import hint as hints
+
+    start = montana.new_game(3)
+    first = hint(start, budget_ms=30)
+    after = play(start, first.move or "")
+    moved_on = hint(after, budget_ms=30)  # the search now starts from ``after``
+    assert moved_on.move
+    waiting = hints._SEARCHES.get(play(after, moved_on.move).to_text())
+    assert waiting is not None and waiting.advanced
+    hint(start, budget_ms=30)  # back at the start (an undo): a search of its own
+    assert hints._SEARCHES.get(play(after, moved_on.move).to_text()) is waiting

@@ -29,6 +29,18 @@ def test_a_montana_hint_points_at_a_move_and_plays_nothing(client: TestClient) -
     assert "<dt>Hints</dt><dd>1</dd>" in response.text
 
 
+def test_a_montana_hint_still_thinking_invites_asking_again(client: TestClient) -> None:
+    # Deal #3's first round takes millions of positions: no hint's second settles it.
+    game_id = start(client, deal="3")
+    for asked in (1, 2):
+        response = client.post(f"/games/{game_id}/hint", headers=HX)
+        assert response.status_code == 200
+        assert "Still thinking: the best move found so far is" in response.text
+        assert "Ask again to think on." in response.text
+        assert f"<dt>Hints</dt><dd>{asked}</dd>" in response.text
+    assert client.get(f"/games/{game_id}/history").text == ""
+
+
 def test_a_hint_without_javascript_redirects_to_the_highlighted_board(client: TestClient) -> None:
     game_id = start(client, kind="freecell")
     response = client.post(f"/games/{game_id}/hint")
