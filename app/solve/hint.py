@@ -96,7 +96,6 @@ def _montana_hint(position: MontanaPosition, budget_ms: int) -> Hint:
     if search is None or search.nodes >= montana.HINT_MAX_NODES:
         # A search that has had its share starts over. Letting go of the old one's keys
         # takes ~0.1 s for 2.5 million: that time comes out of this hint's budget.
-        search = None
         search = montana.RoundSearch(position)
     seconds = budget_ms / 1000 - (time.perf_counter() - began)
     left = montana.HINT_MAX_NODES - search.nodes

@@ -227,26 +227,10 @@ class RoundSearch:
                     elif child not in seen:
                         mark(child)
                         plain.append((gap, card, source, slot, child))
-                if gaining:
-                    if len(plain) > 1:
-                        plain.sort()
-                    plain += gaining
-                elif len(plain) > 1:
+                if len(plain) > 1:
                     plain.sort()
-                if plain:
-                    todo.append(plain)
-                elif not path:
-                    self.finished = True
-                    break
-                else:
-                    # Nothing new below: back up one move.
-                    card, source, gap, slot, row, length, key = path.pop()
-                    cells[gap] = GAP
-                    cells[source] = card
-                    where[card] = source
-                    gaps[slot] = gap
-                    score_now -= rows[row] - length
-                    rows[row] = length
+                plain += gaining
+                todo.append(plain)  # empty when nothing new is below: backed up at once
             level = todo[-1]
             if level:
                 if nodes & 1023 == 0 and (nodes >= stop_at or time.perf_counter() > deadline):
@@ -287,7 +271,7 @@ class RoundSearch:
             if not todo:
                 self.finished = True
                 break
-            # Every move below this position has been searched: back up one move.
+            # Every move below this position has been searched (or none was new).
             expand = False
             card, source, gap, slot, row, length, key = path.pop()
             cells[gap] = GAP
