@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     """Actions one player may post (``limits`` notation); a person never gets near it."""
     rate_limit_address: str = "1200/minute"
     """Actions one address may post, all players behind it together."""
+    pseudo_locale: bool = False
+    """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
 
 
 @lru_cache

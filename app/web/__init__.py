@@ -11,6 +11,8 @@ from app.config import ROOT, Settings, get_settings, secret_key
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
+from app.web.language import Language
+from app.web.language import router as language_router
 from app.web.routes import games, home, players, stats
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
@@ -28,6 +30,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings.rate_limit_player, settings.rate_limit_address)
     app.include_router(home.router)
+    app.include_router(language_router)
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(stats.router)
@@ -35,6 +38,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
+    app.add_middleware(Language, pseudo=settings.pseudo_locale)
     app.add_middleware(Security)
     app.add_middleware(AccessLog)
     return app

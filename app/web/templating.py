@@ -1,4 +1,4 @@
-"""The Jinja2 environment: autoescaping, gettext (English for now) and display filters."""
+"""The Jinja2 environment: autoescaping, gettext in the request's language, display filters."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Final
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
+from app import i18n
 from app.config import ROOT
 
 HTMX_VERSION: Final = "2.0.11"
@@ -28,9 +29,17 @@ def make_templates() -> Jinja2Templates:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    # English only for now: gettext passes messages through; Babel extracts them
-    # (`make messages`) for the translations to come.
-    env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    # The request's locale lives in a context variable (app.i18n), so one environment
+    # serves every language.
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        i18n.gettext, i18n.ngettext, newstyle=True, pgettext=i18n.pgettext
+    )
+    env.globals["current_locale"] = i18n.current
+    env.globals["text_direction"] = i18n.direction
+    env.globals["languages"] = [i18n.LANGUAGES[code] for code in i18n.LOCALES]
+    env.filters["number"] = i18n.number
+    env.filters["percent"] = i18n.percent
+    env.filters["day"] = i18n.day
     env.filters["clock"] = clock
     env.globals["htmx_version"] = HTMX_VERSION
     return Jinja2Templates(env=env)

@@ -1,0 +1,209 @@
+"""Languages: the active locale, gettext for every word a player sees, Babel formatting.
+
+The site speaks English, Hindi and Arabic. The locale of the request being answered lives
+in a context variable (set by :class:`app.web.language.Language` for each request), so any
+layer may word a message with ``gettext``/``ngettext`` without passing the locale along.
+Catalogues are ``locales/<lang>/LC_MESSAGES/messages.po``, compiled in memory on first use
+(no build step, nothing binary in the repository).
+
+``qps`` is a pseudo-locale for tests: every message that went through gettext comes out
+marked ``⟦…⟧``, so a test can find text that did not.
+
+>>> with use_locale("en"):
+...     ngettext("%(num)s card", "%(num)s cards", 3) % {"num": 3}
+'3 cards'
+>>> with use_locale("qps"):
+...     gettext("Undo")
+'⟦Undo⟧'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import io
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from typing import Final, Literal
+
+from babel import Locale
+from babel.dates import format_date
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
+from babel.support import Translations
+
+from app.config import ROOT
+
+LocaleCode = Literal["en", "hi", "ar", "qps"]
+
+LOCALES: Final[tuple[LocaleCode, ...]] = ("en", "hi", "ar")
+"""The languages a player can choose, in the order the switch lists them."""
+DEFAULT: Final[LocaleCode] = "en"
+PSEUDO: Final[LocaleCode] = "qps"
+"""Marks every translated message; reachable only when ``pseudo_locale`` is on (tests)."""
+
+LOCALE_DIR: Final = ROOT / "locales"
+DOMAIN: Final = "messages"
+
+
+@dataclass(frozen=True, slots=True)
+class Language:
+    code: LocaleCode
+    name: str
+    """The language named in itself, as the switch shows it."""
+    direction: Literal["ltr", "rtl"]
+
+
+LANGUAGES: Final[dict[LocaleCode, Language]] = {
+    "en": Language("en", "English", "ltr"),
+    "hi": Language("hi", "हिन्दी", "ltr"),
+    "ar": Language("ar", "العربية", "rtl"),
+    "qps": Language("qps", "Pseudo", "ltr"),
+}
+
+_current: ContextVar[LocaleCode] = ContextVar("locale", default=DEFAULT)
+
+
+def current() -> LocaleCode:
+    return _current.get()
+
+
+def babel_locale() -> str:
+    """The Babel locale to format numbers and dates in (the pseudo-locale formats as en)."""
+    code = _current.get()
+    return DEFAULT if code == PSEUDO else code
+
+
+def set_locale(code: LocaleCode) -> None:
+    """Make ``code`` the locale of the running request (or task)."""
+    _current.set(code)
+
+
+@contextmanager
+def use_locale(code: LocaleCode) -> Iterator[None]:
+    token = _current.set(code)
+    try:
+        yield
+    finally:
+        _current.reset(token)
+
+
+class _Pseudo(_gettext.NullTranslations):
+    """Every message marked, plural forms chosen as English chooses them."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+    def pgettext(self, context: str, message: str) -> str:
+        return f"⟦{message}⟧"
+
+
+@cache
+def translations(code: LocaleCode) -> _gettext.NullTranslations:
+    """The catalogue for ``code``, compiled from its ``.po`` file once per process."""
+    if code == PSEUDO:
+        return _Pseudo()
+    path = LOCALE_DIR / code / "LC_MESSAGES" / f"{DOMAIN}.po"
+    if code == DEFAULT or not path.exists():
+        return _gettext.NullTranslations()
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=code)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer, domain=DOMAIN)
+
+
+def gettext(message: str) -> str:
+    return translations(_current.get()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    return translations(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    return translations(_current.get()).pgettext(context, message)
+
+
+_ = gettext
+
+
+def negotiate(accept_language: str | None) -> LocaleCode:
+    """The best of our languages for an ``Accept-Language`` header (English if none fits).
+
+    >>> negotiate("ar-EG,ar;q=0.9,en;q=0.5")
+    'ar'
+    >>> negotiate("fr-CH, hi;q=0.8")
+    'hi'
+    >>> negotiate("de")
+    'en'
+    """
+    if not accept_language:
+        return DEFAULT
+    choices: list[tuple[float, int, str]] = []
+    for index, part in enumerate(accept_language.split(",")[:32]):
+        tag, _sep, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            key, _eq, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if tag and quality > 0:
+            choices.append((-quality, index, tag.lower()))
+    for _q, _i, tag in sorted(choices):
+        primary = tag.split("-")[0]
+        for code in LOCALES:
+            if primary == code:
+                return code
+    return DEFAULT
+
+
+def language_of(code: str | None) -> LocaleCode | None:
+    """``code`` if it names one of our languages (or the pseudo-locale), else ``None``."""
+    for known in (*LOCALES, PSEUDO):
+        if code == known:
+            return known
+    return None
+
+
+def direction() -> Literal["ltr", "rtl"]:
+    return LANGUAGES[_current.get()].direction
+
+
+def plural_forms(code: LocaleCode) -> int:
+    """How many plural forms the language has (Arabic 6, Hindi 2, English 2)."""
+    return len(Locale.parse(code).plural_form.tags) + 1 if code != PSEUDO else 2
+
+
+def isolate(text: object) -> str:
+    """``text`` between Unicode first-strong and pop isolates (U+2068 … U+2069), so a
+    card, a cell, notation or a number keeps its own direction inside an Arabic or Hindi
+    sentence built in Python. Templates use ``<bdi>`` instead."""
+    return f"\u2068{text}\u2069"
+
+
+def number(value: int | float) -> str:
+    """A number in the active locale's style (Latin digits in all three languages)."""
+    return format_decimal(value, locale=babel_locale())
+
+
+def percent(fraction: float, digits: int = 0) -> str:
+    """``0.456`` → ``'46%'`` (en), ``'46%'`` (hi), ``'46%'`` (ar), per Babel."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
+    return format_percent(fraction, format=pattern, locale=babel_locale())
+
+
+def day(value: date) -> str:
+    """A date in the active locale's medium style (``30 Nov 2026``)."""
+    return format_date(value, format="medium", locale=babel_locale())
