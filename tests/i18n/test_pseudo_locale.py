@@ -15,6 +15,7 @@ import shutil
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Final
 
 import pytest
 from fastapi.testclient import TestClient
@@ -50,7 +51,9 @@ def unmarked(text: str) -> str | None:
 
 
 class Scanner(HTMLParser):
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "wbr"}
+    VOID: Final = frozenset(
+        {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "wbr"}
+    )
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
