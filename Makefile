@@ -6,12 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev chromium postgres fc-solve lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev chromium fonts postgres fc-solve lint typecheck imports pytest bench messages clean
 
 run: install
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
 
-test: install-dev chromium postgres fc-solve lint typecheck imports pytest
+test: install-dev chromium fonts postgres fc-solve lint typecheck imports pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,13 @@ chromium:
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "Installing Debian's chromium for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
+
+# Hindi and Arabic pages are screenshot and audited in the browser tests: Noto's Devanagari
+# and Arabic faces, so what the tests see is what a player's phone shows.
+fonts:
+	@fc-list 2>/dev/null | grep -q "Noto Sans Devanagari" || { \
+	  echo "Installing Debian's fonts-noto-core (Devanagari and Arabic) for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-core; }
 
 # The storage and HTTP tests run on PostgreSQL too (tests/postgres.py starts a server).
 postgres:
