@@ -68,7 +68,8 @@ bench: install-dev
 
 # Extract every message from templates and app/ into locales/messages.pot, then merge it
 # into each language's catalogue (new messages arrive empty, gone ones are dropped).
-# A new language: $(BIN)/pybabel init -i locales/messages.pot -d locales -l <code>
+# A new language: add it to LANGS (pybabel init makes its catalogue). The headers carry no
+# dates, or every run would be a change (and a merge conflict between branches).
 LANGS := hi ar
 messages: install-dev
 	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output \
@@ -79,6 +80,7 @@ messages: install-dev
 	    $(BIN)/pybabel init -i locales/messages.pot -d locales -l $$lang --no-wrap || exit 1; \
 	  $(BIN)/pybabel update -i locales/messages.pot -d locales -l $$lang --no-fuzzy-matching \
 	    --ignore-obsolete --no-wrap || exit 1; done
+	@sed -i '/^"POT-Creation-Date: /d; /^"PO-Revision-Date: /d' locales/messages.pot locales/*/LC_MESSAGES/messages.po
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
