@@ -22,8 +22,12 @@ KEYWORDS: Final = {**DEFAULT_KEYWORDS, "lazy_gettext": None}
 MessageId = str | tuple[str, ...]
 
 
-def key(message_id: str | Iterable[str]) -> MessageId:
-    return message_id if isinstance(message_id, str) else tuple(message_id)
+def key(message_id: str | Iterable[str], context: str | None = None) -> MessageId:
+    """A message's identity: its id (and plural id), after its context if it has one."""
+    ids = (message_id,) if isinstance(message_id, str) else tuple(message_id)
+    if context:
+        return (f"{context}\x04", *ids)
+    return ids[0] if len(ids) == 1 else ids
 
 
 def template() -> Catalog:
@@ -43,8 +47,8 @@ def extracted() -> dict[MessageId, list[str]]:
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg, str(ROOT / "babel.cfg"))
     found: dict[MessageId, list[str]] = {}
-    for filename, _line, message, _comments, _context in extract_from_dir(
+    for filename, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, options_map, keywords=KEYWORDS
     ):
-        found.setdefault(key(message), []).append(filename)
+        found.setdefault(key(message, context), []).append(filename)
     return found

@@ -9,7 +9,14 @@ import pytest
 from babel.messages.catalog import Message
 
 from app import i18n
-from tests.i18n.catalogues import TRANSLATED, catalogue, extracted, key, template
+from tests.i18n.catalogues import (
+    TRANSLATED,
+    MessageId,
+    catalogue,
+    extracted,
+    key,
+    template,
+)
 
 FIX: str = "Run `make messages`, translate what it adds, and commit locales/."
 
@@ -26,12 +33,12 @@ TAG = re.compile(r"</?[a-z]+[^>]*>")
 
 def test_the_template_has_every_message_of_the_code() -> None:
     in_code = extracted()
-    in_template = {key(message.id) for message in template() if message.id}
+    in_template = {key(message.id, message.context) for message in template() if message.id}
     missing = sorted(
-        str(m) + "  (" + ", ".join(sorted(set(in_code[m]))) + ")"
+        show(m) + "  (" + ", ".join(sorted(set(in_code[m]))) + ")"
         for m in set(in_code) - in_template
     )
-    stale = sorted(str(m) for m in in_template - set(in_code))
+    stale = sorted(show(m) for m in in_template - set(in_code))
     assert not missing, (
         "messages missing from locales/messages.pot:\n" + "\n".join(missing) + "\n" + FIX
     )
@@ -41,8 +48,8 @@ def test_the_template_has_every_message_of_the_code() -> None:
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_message_is_translated(code: str) -> None:
     po = catalogue(code)
-    wanted = {key(message.id) for message in template() if message.id}
-    have = {key(message.id): message for message in po if message.id}
+    wanted = {key(message.id, message.context) for message in template() if message.id}
+    have = {key(message.id, message.context): message for message in po if message.id}
     assert not wanted - set(have), (
         f"not in {code}'s catalogue: {sorted(map(str, wanted - set(have)))}\n{FIX}"
     )
@@ -92,6 +99,15 @@ def test_placeholders_and_markup_are_kept(code: str) -> None:
             if sorted(TAG.findall(form)) != sorted(TAG.findall(source)):
                 problems.append(f"{source!r} markup: {form!r}")
     assert not problems, "\n".join(problems)
+
+
+def show(message: MessageId) -> str:
+    """A message as a translator would look for it: ``[context] "id" / "plural"``."""
+    if isinstance(message, str):
+        return repr(message)
+    context = message[0][:-1] if message[0].endswith("\x04") else ""
+    ids = " / ".join(map(repr, message[1:] if context else message))
+    return f"[{context}] {ids}" if context else ids
 
 
 def _all_forms(message: Message) -> bool:
