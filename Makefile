@@ -73,8 +73,21 @@ bench: install-dev
 	$(BIN)/python bench/stats_page.py
 	$(BIN)/python bench/solver.py
 
+# Extract every message from templates and app/ into locales/messages.pot, then merge it
+# into each language's catalogue (new messages arrive empty, gone ones are dropped).
+# A new language: add it to LANGS (pybabel init makes its catalogue). The headers carry no
+# dates, or every run would be a change (and a merge conflict between branches).
+LANGS := hi ar
 messages: install-dev
-	$(BIN)/pybabel extract -F babel.cfg -o messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -o locales/messages.pot --no-location --sort-output \
+	  -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k lazy_gettext -c TRANSLATORS: --no-wrap \
+	  --project=solitaire --copyright-holder= --msgid-bugs-address= .
+	for lang in $(LANGS); do \
+	  test -f locales/$$lang/LC_MESSAGES/messages.po || \
+	    $(BIN)/pybabel init -i locales/messages.pot -d locales -l $$lang --no-wrap || exit 1; \
+	  $(BIN)/pybabel update -i locales/messages.pot -d locales -l $$lang --no-fuzzy-matching \
+	    --ignore-obsolete --no-wrap || exit 1; done
+	@sed -i '/^"POT-Creation-Date: /d; /^"PO-Revision-Date: /d' locales/messages.pot locales/*/LC_MESSAGES/messages.po
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

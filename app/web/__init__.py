@@ -13,7 +13,7 @@ from app.web import errors
 from app.web.access_log import AccessLog
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import games, home, players, stats
+from app.web.routes import games, home, players, rules, stats
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -34,6 +34,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(stats.router)
+    app.include_router(rules.router)
     app.include_router(settings_routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
