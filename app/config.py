@@ -28,6 +28,19 @@ class Settings(BaseSettings):
     """Actions one player may post (``limits`` notation); a person never gets near it."""
     rate_limit_address: str = "1200/minute"
     """Actions one address may post, all players behind it together."""
+    rate_limit_search_player: str = "20/minute"
+    """Hints, "Still winnable?" and solutions one player may ask for."""
+    rate_limit_search_address: str = "120/minute"
+    rate_limit_new_game_player: str = "20/minute"
+    """New games one player may start."""
+    rate_limit_new_game_address: str = "60/minute"
+    rate_limit_storage: str = ""
+    """Where the rate limits count: empty for each process's memory, or a shared store the
+    ``limits`` library speaks (``redis://host:6379``, Redis or Valkey) for several servers."""
+    solver_workers: int = 1
+    """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
+    solver_queue: int = 4
+    """Different searches waiting or running at once; one more is told "busy, ask again"."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
 

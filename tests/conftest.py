@@ -17,7 +17,11 @@ from app.web import create_app
 from tests.postgres import PostgresServer, binaries
 
 SKIPPED_LANES: list[str] = []
-FAST = {"rate_limit_player": "100000/second", "rate_limit_address": "100000/second"}
+FAST = {
+    f"rate_limit_{cost}{who}": "100000/second"
+    for cost in ("", "search_", "new_game_")
+    for who in ("player", "address")
+}
 """Tests play far faster than people: the rate limits have tests of their own."""
 
 

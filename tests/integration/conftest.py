@@ -56,8 +56,11 @@ def start_server(migrated_file: Path, tmp_path: Path) -> Iterator[Callable[..., 
             **os.environ,
             "DATABASE_URL": f"sqlite:///{path}",
             "SECRET_KEY": "integration-test",
-            "RATE_LIMIT_PLAYER": "100000/second",
-            "RATE_LIMIT_ADDRESS": "100000/second",
+            **{
+                f"RATE_LIMIT_{cost}{who}": "100000/second"
+                for cost in ("", "SEARCH_", "NEW_GAME_")
+                for who in ("PLAYER", "ADDRESS")
+            },
         }
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",

@@ -11,9 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.exc import OperationalError
 
+from app.config import Settings
 from app.store import queries
 from app.web.throttle import Throttle
+from tests.conftest import FAST
 from tests.web.helpers import HX, start
+
+
+def limits(**chosen: str) -> Throttle:
+    return Throttle(Settings(**{**FAST, **chosen}))
 
 
 def history(client: TestClient, game_id: str) -> str:
@@ -162,7 +168,7 @@ def test_random_actions_never_break_the_server(
 
 
 def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> None:
-    app.state.throttle = Throttle("3/minute", "1000/minute")
+    app.state.throttle = limits(rate_limit_player="3/minute")
     game_id = start(client)
     for version, action in enumerate(["5H C4", "undo", "5H C4"]):
         response = client.post(
@@ -180,7 +186,7 @@ def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> No
 
 
 def test_rate_limit_per_address(client: TestClient, app: FastAPI) -> None:
-    app.state.throttle = Throttle("1000/minute", "2/minute")
+    app.state.throttle = limits(rate_limit_address="2/minute")
     game_id = start(client)
     statuses = [
         client.post(

@@ -31,6 +31,7 @@ def start_game(
     variant: ShortField = "",
     deal: ShortField = "",
 ) -> Response:
+    request.app.state.throttle.check(request, player, "new_game")
     player_id = games.ensure_player(db=db, player_id=player)
     game = games.start(
         db=db,
@@ -46,6 +47,7 @@ def start_game(
 def game_page(
     request: Request,
     db: DatabaseDep,
+    player: PlayerDep,
     game_id: str,
     pick: str = "",
     sel: str = "",
@@ -56,6 +58,7 @@ def game_page(
     what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
     (after a hint form posted without JavaScript); ``check`` asks if it can still be won."""
     if check:
+        request.app.state.throttle.check(request, player, "search")
         game, verdict, length, searched = games.winnable(db=db, game_id=game_id)
         return render_game(request, game, message=verdict_words(game, verdict, length, searched))
     game = games.load(db=db, game_id=game_id)
@@ -66,8 +69,9 @@ def game_page(
 
 
 @router.post("/{game_id}/hint", name="game_hint")
-def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
+def game_hint(request: Request, db: DatabaseDep, player: PlayerDep, game_id: str) -> Response:
     """Point at the move to play; the game counts the hint. Nothing is played."""
+    request.app.state.throttle.check(request, player, "search")
     game, suggestion = games.ask_hint(db=db, game_id=game_id)
     if is_htmx(request) or not suggestion.sure or suggestion.move is None:
         message = describe_hint(game.position, suggestion.move, suggestion.sure)
@@ -97,6 +101,7 @@ def game_action(
 def restart_game(
     request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
 ) -> Response:
+    request.app.state.throttle.check(request, player, "new_game")
     player_id = games.ensure_player(db=db, player_id=player)
     game = games.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
@@ -145,10 +150,15 @@ def _steps_page(
 
 @router.get("/{game_id}/solution", name="game_solution")
 def game_solution(
-    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, step: int | None = None
 ) -> Response:
-    """Step through the solver's line from the current position (nothing is played)."""
-    game, verdict, entries, positions = games.solution_steps(db=db, game_id=game_id)
+    """Step through the solver's line from the current position (nothing is played);
+    opening it counts as a hint."""
+    if step is None:
+        request.app.state.throttle.check(request, player, "search")
+    game, verdict, entries, positions = games.solution_steps(
+        db=db, game_id=game_id, counted=step is None
+    )
     return _steps_page(request, game, entries, positions, step, solution_verdict=verdict)
 
 
