@@ -44,6 +44,7 @@ CACHE_BYTES: Final = 8 * 1024 * 1024
 """Answers kept in the serving process, by their approximate size."""
 WORKER_MAX_BYTES: Final = 320 * 1024 * 1024
 """A worker past this resident size lets go of its kept searches and lines."""
+WORKER_NICENESS: Final = 10
 
 
 class SolverBusy(Exception):
@@ -110,7 +111,9 @@ class SolverPool:
                 raise SolverBusy
             if self._executor is None:
                 self._executor = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn")
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
                 )
             future: Future[object] = self._executor.submit(_work, job)
             self._running[job] = future
@@ -128,6 +131,11 @@ class SolverPool:
                 self._known.put(job, result, _size(job, result))
 
         return finished
+
+
+def _lower_priority() -> None:
+    """Searches yield the processor to the processes answering requests."""
+    os.nice(WORKER_NICENESS)
 
 
 def _work(job: Job) -> object:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from app import games
@@ -52,14 +53,17 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TooManyRequests)
     async def too_many(request: Request, error: TooManyRequests) -> Response:
-        return _slow_down(request, _too_many(error.cost), error.retry_after)
+        return await run_in_threadpool(
+            _slow_down, request, _too_many(error.cost), error.retry_after
+        )
 
     @app.exception_handler(SolverBusy)
     async def solver_busy(request: Request, error: SolverBusy) -> Response:
         message = _("The solver is busy with other games: ask again in a moment.")
-        return _slow_down(request, message, 2)
+        return await run_in_threadpool(_slow_down, request, message, 2)
 
     def _slow_down(request: Request, message: str, retry_after: int) -> Response:
+        # In a worker thread: under a flood of refusals the event loop must stay free.
         game_id = request.path_params.get("game_id")
         if game_id is None:
             response = render_error(request, 429, "Slow down a little", message)

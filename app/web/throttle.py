@@ -11,8 +11,10 @@ URL (``redis://host:6379``) and every process and server counts in one place.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from typing import Literal
+from collections.abc import Awaitable, Callable
+from typing import Final, Literal
 
 from fastapi import Request
 from limits import RateLimitItem, parse
@@ -20,8 +22,13 @@ from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter, RateLimiter
 
 from app.config import Settings
+from app.web.players import current_player
 
 Cost = Literal["action", "search", "new_game"]
+
+REFUSAL_DELAY: Final = 1.0
+"""Seconds a refused search or new game waits before its 429 (without a thread): a client
+that asks again at once cannot make the server answer refusals as fast as it can send."""
 
 
 class TooManyRequests(Exception):
@@ -64,6 +71,23 @@ class Throttle:
             if not self.limiter.hit(item, key):
                 reset = self.limiter.get_window_stats(item, key).reset_time
                 raise TooManyRequests(max(1, int(reset - time.time()) + 1), cost)
+
+
+def limited(cost: Cost, when: str | None = None) -> Callable[[Request], Awaitable[None]]:
+    """A route dependency that counts the request against ``cost``'s limits (only when the
+    query has ``when``, if given); a refusal answers 429 after :data:`REFUSAL_DELAY`."""
+
+    async def check(request: Request) -> None:
+        if when is not None and not request.query_params.get(when):
+            return
+        throttle: Throttle = request.app.state.throttle
+        try:
+            throttle.check(request, current_player(request), cost)
+        except TooManyRequests:
+            await asyncio.sleep(REFUSAL_DELAY)
+            raise
+
+    return check
 
 
 def _storage(url: str) -> Storage:

@@ -7,7 +7,6 @@ import time
 from fastapi.testclient import TestClient
 
 from app import games
-
 from tests.web.helpers import HX, start
 
 NEARLY_WON_FREECELL = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"

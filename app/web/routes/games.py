@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from app import games
@@ -15,6 +15,7 @@ from app.web.errors import FormError
 from app.web.htmx import is_htmx
 from app.web.pages import board_view, describe_hint, render, render_game, verdict_words
 from app.web.players import PlayerDep, see_other
+from app.web.throttle import limited
 from app.web.words import describe
 
 router = APIRouter(prefix="/games")
@@ -22,7 +23,7 @@ router = APIRouter(prefix="/games")
 ShortField = Annotated[str, Form(max_length=64)]
 
 
-@router.post("", name="start_game")
+@router.post("", name="start_game", dependencies=[Depends(limited("new_game"))])
 def start_game(
     request: Request,
     db: DatabaseDep,
@@ -31,7 +32,6 @@ def start_game(
     variant: ShortField = "",
     deal: ShortField = "",
 ) -> Response:
-    request.app.state.throttle.check(request, player, "new_game")
     player_id = games.ensure_player(db=db, player_id=player)
     game = games.start(
         db=db,
@@ -43,11 +43,10 @@ def start_game(
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
-@router.get("/{game_id}", name="game_page")
+@router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
 def game_page(
     request: Request,
     db: DatabaseDep,
-    player: PlayerDep,
     game_id: str,
     pick: str = "",
     sel: str = "",
@@ -58,7 +57,6 @@ def game_page(
     what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
     (after a hint form posted without JavaScript); ``check`` asks if it can still be won."""
     if check:
-        request.app.state.throttle.check(request, player, "search")
         game, verdict, length, searched = games.winnable(db=db, game_id=game_id)
         return render_game(request, game, message=verdict_words(game, verdict, length, searched))
     game = games.load(db=db, game_id=game_id)
@@ -68,10 +66,9 @@ def game_page(
     )
 
 
-@router.post("/{game_id}/hint", name="game_hint")
-def game_hint(request: Request, db: DatabaseDep, player: PlayerDep, game_id: str) -> Response:
+@router.post("/{game_id}/hint", name="game_hint", dependencies=[Depends(limited("search"))])
+def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """Point at the move to play; the game counts the hint. Nothing is played."""
-    request.app.state.throttle.check(request, player, "search")
     game, suggestion = games.ask_hint(db=db, game_id=game_id)
     if is_htmx(request) or not suggestion.sure or suggestion.move is None:
         message = describe_hint(game.position, suggestion.move, suggestion.sure)
@@ -97,11 +94,10 @@ def game_action(
     return RedirectResponse(request.url_for("game_page", game_id=game_id), status_code=303)
 
 
-@router.post("/{game_id}/restart", name="restart_game")
+@router.post("/{game_id}/restart", name="restart_game", dependencies=[Depends(limited("new_game"))])
 def restart_game(
     request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
 ) -> Response:
-    request.app.state.throttle.check(request, player, "new_game")
     player_id = games.ensure_player(db=db, player_id=player)
     game = games.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
@@ -148,14 +144,12 @@ def _steps_page(
     )
 
 
-@router.get("/{game_id}/solution", name="game_solution")
+@router.get("/{game_id}/solution", name="game_solution", dependencies=[Depends(limited("search"))])
 def game_solution(
-    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, step: int | None = None
+    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
 ) -> Response:
     """Step through the solver's line from the current position (nothing is played);
     opening it counts as a hint."""
-    if step is None:
-        request.app.state.throttle.check(request, player, "search")
     game, verdict, entries, positions = games.solution_steps(
         db=db, game_id=game_id, counted=step is None
     )
