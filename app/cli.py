@@ -81,14 +81,26 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.serving import TimedH11Protocol
+
     if not args.no_migrate:
         _migrate(args)
+    settings = get_settings()
+    proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
+    proxies = [address for address in proxies if address]
+    TimedH11Protocol.read_seconds = settings.request_read_seconds
     uvicorn.run(
         "app.main:app",
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=True,
+        # Forwarded headers only from the proxies the operator names: anyone else could
+        # forge an address (to slip past the per-address limits, or to lock a victim out).
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+        limit_concurrency=settings.max_connections,
+        timeout_keep_alive=5,
+        http=TimedH11Protocol,
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )

@@ -37,6 +37,13 @@ class Settings(BaseSettings):
     rate_limit_storage: str = ""
     """Where the rate limits count: empty for each process's memory, or a shared store the
     ``limits`` library speaks (``redis://host:6379``, Redis or Valkey) for several servers."""
+    forwarded_allow_ips: str = ""
+    """Addresses of the reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed
+    (comma-separated, ``*`` for any). Empty: no proxy is trusted, the peer's address counts."""
+    max_connections: int = 1000
+    """Connections served at once by one server process; more are answered 503 at once."""
+    request_read_seconds: float = 10.0
+    """Time a client has to send a request's headers and body; a slower one is cut off."""
     solver_workers: int = 1
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4
