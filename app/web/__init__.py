@@ -41,6 +41,6 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(Language, pseudo=settings.pseudo_locale)
-    app.add_middleware(Security)
+    app.add_middleware(Security, base_url=settings.base_url)
     app.add_middleware(AccessLog)
     return app

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated, Final
+
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app import games, transfers
@@ -14,6 +16,9 @@ from app.web.players import PlayerDep, see_other
 
 router = APIRouter()
 
+MAX_PAGE: Final = 1_000_000
+"""Beyond any real list; a larger page number is refused (422), not sent to the database."""
+
 
 @router.get("/games", name="my_games")
 def my_games(
@@ -22,7 +27,7 @@ def my_games(
     player: PlayerDep,
     game: str = "",
     status: str = "",
-    page: int = 1,
+    page: Annotated[int, Query(le=MAX_PAGE)] = 1,
 ) -> Response:
     kind = game if game in GAMES else None
     wanted = status if status in games.STATUSES else None
