@@ -12,6 +12,7 @@ URL (``redis://host:6379``) and every process and server counts in one place.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Final, Literal
@@ -19,12 +20,13 @@ from typing import Final, Literal
 from fastapi import Request
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, Storage, storage_from_string
-from limits.strategies import FixedWindowRateLimiter, MovingWindowRateLimiter, RateLimiter
+from limits.strategies import MovingWindowRateLimiter
 
 from app.config import Settings
 from app.web.players import current_player
 
 Cost = Literal["action", "search", "new_game"]
+logger = logging.getLogger("solitaire.throttle")
 
 REFUSAL_DELAY: Final = 1.0
 """Seconds a refused search or new game waits before its 429 (without a thread): a client
@@ -43,12 +45,7 @@ class TooManyRequests(Exception):
 class Throttle:
     def __init__(self, settings: Settings) -> None:
         storage = _storage(settings.rate_limit_storage)
-        # A shared store counts in fixed windows: one round trip a hit.
-        self.limiter: RateLimiter = (
-            FixedWindowRateLimiter(storage)
-            if settings.rate_limit_storage
-            else MovingWindowRateLimiter(storage)
-        )
+        self.limiter = MovingWindowRateLimiter(storage)
         self.limits: dict[Cost, tuple[RateLimitItem, RateLimitItem]] = {
             "action": (parse(settings.rate_limit_player), parse(settings.rate_limit_address)),
             "search": (
@@ -68,7 +65,12 @@ class Throttle:
         if player:
             keys.append((per_player, f"{cost}:player:{player}"))
         for item, key in keys:
-            if not self.limiter.hit(item, key):
+            try:
+                allowed = self.limiter.hit(item, key)
+            except Exception:  # the shared store is away: let play go on, and say so
+                logger.warning("rate limits not counted: the store did not answer", exc_info=True)
+                return
+            if not allowed:
                 reset = self.limiter.get_window_stats(item, key).reset_time
                 raise TooManyRequests(max(1, int(reset - time.time()) + 1), cost)
 
