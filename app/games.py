@@ -255,6 +255,11 @@ def known_verdict(game: Game) -> tuple[Verdict, int, int] | None:
     return result.verdict, len(result.moves), result.positions
 
 
+def solution_known(*, db: Database, game_id: str) -> bool:
+    """Whether the solver's line from the game's position is at hand (no search needed)."""
+    return pool().known(_job("answer", load(db=db, game_id=game_id))) is not None
+
+
 def solution_steps(
     *, db: Database, game_id: str, counted: bool = True
 ) -> tuple[Game, Verdict, list[HistoryEntry], list[Position]]:

@@ -75,12 +75,17 @@ class Throttle:
                 raise TooManyRequests(max(1, int(reset - time.time()) + 1), cost)
 
 
-def limited(cost: Cost, when: str | None = None) -> Callable[[Request], Awaitable[None]]:
+def limited(
+    cost: Cost, when: str | None = None, unless: str | None = None
+) -> Callable[[Request], Awaitable[None]]:
     """A route dependency that counts the request against ``cost``'s limits (only when the
-    query has ``when``, if given); a refusal answers 429 after :data:`REFUSAL_DELAY`."""
+    query has ``when``, and not when it has ``unless``, if given); a refusal answers 429
+    after :data:`REFUSAL_DELAY`."""
 
     async def check(request: Request) -> None:
         if when is not None and not request.query_params.get(when):
+            return
+        if unless is not None and unless in request.query_params:
             return
         throttle: Throttle = request.app.state.throttle
         try:

@@ -144,12 +144,19 @@ def _steps_page(
     )
 
 
-@router.get("/{game_id}/solution", name="game_solution", dependencies=[Depends(limited("search"))])
+@router.get(
+    "/{game_id}/solution",
+    name="game_solution",
+    # Opening it asks the solver; its steps (``?step=N``) read the kept answer.
+    dependencies=[Depends(limited("search", unless="step"))],
+)
 def game_solution(
-    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, step: int | None = None
 ) -> Response:
     """Step through the solver's line from the current position (nothing is played);
     opening it counts as a hint."""
+    if step is not None and not games.solution_known(db=db, game_id=game_id):
+        request.app.state.throttle.check(request, player, "search")  # a step that searches
     game, verdict, entries, positions = games.solution_steps(
         db=db, game_id=game_id, counted=step is None
     )
