@@ -1,11 +1,13 @@
 """Searches run apart from the request path: a bounded pool of solver processes.
 
 The interpreter that answers moves never runs a search. Hints, verdicts and solutions go
-to a small pool of worker processes (one by default), and:
+to small pools of worker processes (one for hints and one for verdicts and solutions by
+default: a hint never waits behind a verdict's long search), and:
 
 - **identical searches are shared** (single flight): while a search for a position is
   running, everyone asking the same thing waits for that one;
-- **a full queue answers at once**: at most ``queue`` different searches wait or run, and
+- **a full queue answers at once**: at most ``queue`` different searches of a kind (hints;
+  verdicts and solutions) wait or run, and
   at most ``waiters`` requests wait for them; one more raises :class:`SolverBusy` instead
   of queueing (the site says "busy, ask again in a moment");
 - **nobody waits long**: a caller waits ``wait`` seconds at most; a search not finished
@@ -37,12 +39,12 @@ Question = Literal["hint", "answer"]
 
 WORKERS: Final = 1
 QUEUE: Final = 4
-"""Different searches waiting or running at once, all workers together."""
+"""Different searches of one kind waiting or running at once, its workers together."""
 WAITERS: Final = 8
 """Requests waiting for a search at once (others are told the solver is busy)."""
 CACHE_BYTES: Final = 8 * 1024 * 1024
 """Answers kept in the serving process, by their approximate size."""
-WORKER_MAX_BYTES: Final = 320 * 1024 * 1024
+WORKER_MAX_BYTES: Final = 256 * 1024 * 1024
 """A worker past this resident size lets go of its kept searches and lines."""
 WORKER_NICENESS: Final = 10
 
@@ -71,7 +73,7 @@ class SolverPool:
         self._lock = threading.Lock()
         self._running: dict[Job, Future[object]] = {}
         self._known = _Sized(cache_bytes)
-        self._executor: ProcessPoolExecutor | None = None
+        self._executors: dict[Question, ProcessPoolExecutor] = {}
 
     def ask(self, job: Job, wait: float) -> object | None:
         """The answer to ``job``, or None when it is not ready within ``wait`` seconds
@@ -97,9 +99,9 @@ class SolverPool:
 
     def close(self) -> None:
         with self._lock:
-            executor, self._executor = self._executor, None
+            executors, self._executors = self._executors, {}
             self._running.clear()
-        if executor is not None:
+        for executor in executors.values():
             executor.shutdown(wait=False, cancel_futures=True)
 
     def _submit(self, job: Job) -> Future[object]:
@@ -107,15 +109,16 @@ class SolverPool:
             running = self._running.get(job)
             if running is not None:
                 return running  # the same search is under way: share it
-            if len(self._running) >= self.queue:
+            if sum(1 for other in self._running if other.question == job.question) >= self.queue:
                 raise SolverBusy
-            if self._executor is None:
-                self._executor = ProcessPoolExecutor(
+            executor = self._executors.get(job.question)
+            if executor is None:
+                executor = self._executors[job.question] = ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_lower_priority,
                 )
-            future: Future[object] = self._executor.submit(_work, job)
+            future: Future[object] = executor.submit(_work, job)
             self._running[job] = future
         future.add_done_callback(self._finished(job))
         return future
