@@ -89,6 +89,7 @@ def _serve(args: argparse.Namespace) -> int:
     proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
     proxies = [address for address in proxies if address]
     TimedH11Protocol.read_seconds = settings.request_read_seconds
+    _raise_open_files_limit(settings.max_connections)
     uvicorn.run(
         "app.main:app",
         host=args.host,
@@ -105,6 +106,18 @@ def _serve(args: argparse.Namespace) -> int:
         log_config=LOG_CONFIG,
     )
     return 0
+
+
+def _raise_open_files_limit(connections: int) -> None:
+    """Room for every connection served, plus the database, logs and solver pipes."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 2 * connections + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _migrate(_: argparse.Namespace) -> int:
