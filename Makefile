@@ -6,12 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev chromium fonts postgres fc-solve lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev chromium fonts postgres redis fc-solve lint typecheck imports pytest bench messages clean
 
 run: install
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
 
-test: install-dev chromium fonts postgres fc-solve lint typecheck imports pytest
+test: install-dev chromium fonts postgres redis fc-solve lint typecheck imports pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,12 @@ postgres:
 	@command -v pg_ctl >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
 	  echo "Installing Debian's postgresql for the PostgreSQL test lane"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql; }
+
+# The shared rate-limit store's lane (tests/redis.py starts a throw-away server).
+redis:
+	@command -v redis-server >/dev/null 2>&1 || command -v valkey-server >/dev/null 2>&1 || { \
+	  echo "Installing Debian's redis-server for the shared rate-limit lane"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; }
 
 # fc-solve's deal generator checks our Microsoft deals; bench/solver.py compares times.
 fc-solve:

@@ -8,6 +8,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import ROOT, Settings, get_settings, secret_key
+from app.solve import pool as solver_pool
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
@@ -28,7 +29,8 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.db = db or Database(settings.database_url)
     app.state.templates = make_templates()
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
-    app.state.throttle = Throttle(settings.rate_limit_player, settings.rate_limit_address)
+    app.state.throttle = Throttle(settings)
+    solver_pool.configure(settings.solver_workers, settings.solver_queue)
     app.include_router(home.router)
     app.include_router(language_router)
     app.include_router(players.router)
@@ -40,6 +42,6 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
     app.add_middleware(Language, pseudo=settings.pseudo_locale)
-    app.add_middleware(Security)
+    app.add_middleware(Security, base_url=settings.base_url)
     app.add_middleware(AccessLog)
     return app

@@ -5,14 +5,25 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from app import games
+from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
+from app.solve.pool import SolverBusy
 from app.store import StorageError
 from app.web.htmx import is_htmx
 from app.web.pages import render, render_game
-from app.web.throttle import TooManyRequests
+from app.web.throttle import Cost, TooManyRequests
+
+
+def _too_many(cost: Cost) -> str:
+    if cost == "search":
+        return _("That was a lot of questions to the solver at once: ask again in a moment.")
+    if cost == "new_game":
+        return _("That was a lot of new games at once: wait a moment, then start one.")
+    return "That was a lot of moves at once: wait a moment, then carry on."
 
 
 class FormError(ValueError):
@@ -42,14 +53,24 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TooManyRequests)
     async def too_many(request: Request, error: TooManyRequests) -> Response:
-        message = "That was a lot of moves at once: wait a moment, then carry on."
+        return await run_in_threadpool(
+            _slow_down, request, _too_many(error.cost), error.retry_after
+        )
+
+    @app.exception_handler(SolverBusy)
+    async def solver_busy(request: Request, error: SolverBusy) -> Response:
+        message = _("The solver is busy with other games: ask again in a moment.")
+        return await run_in_threadpool(_slow_down, request, message, 2)
+
+    def _slow_down(request: Request, message: str, retry_after: int) -> Response:
+        # In a worker thread: under a flood of refusals the event loop must stay free.
         game_id = request.path_params.get("game_id")
         if game_id is None:
             response = render_error(request, 429, "Slow down a little", message)
         else:
             game = games.load(db=request.app.state.db, game_id=game_id)
             response = render_game(request, game, status_code=429, message=message)
-        response.headers["Retry-After"] = str(error.retry_after)
+        response.headers["Retry-After"] = str(retry_after)
         return response
 
     @app.exception_handler(StorageError)

@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from app import games
 from app.games import Game
+from app.i18n import gettext as _
 from app.rules.freecell import FreeCellMove, FreeCellPosition
 from app.rules.montana import MontanaMove, MontanaPosition, cell_name
 from app.rules.protocol import Position
@@ -95,6 +96,8 @@ def describe_hint(position: Position, notation: str | None, sure: bool) -> str:
 
 def verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
     """The answer to "can this still be won?" in words."""
+    if verdict == "thinking":
+        return _("Still thinking: the solver is working on it. Ask again in a moment.")
     if game.kind == "montana":
         return {
             "solved": f"Yes: this round can be cleared without another redeal ({length} moves).",

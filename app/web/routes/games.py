@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from app import games
@@ -15,6 +15,7 @@ from app.web.errors import FormError
 from app.web.htmx import is_htmx
 from app.web.pages import board_view, describe_hint, render, render_game, verdict_words
 from app.web.players import PlayerDep, see_other
+from app.web.throttle import limited
 from app.web.words import describe
 
 router = APIRouter(prefix="/games")
@@ -22,7 +23,7 @@ router = APIRouter(prefix="/games")
 ShortField = Annotated[str, Form(max_length=64)]
 
 
-@router.post("", name="start_game")
+@router.post("", name="start_game", dependencies=[Depends(limited("new_game"))])
 def start_game(
     request: Request,
     db: DatabaseDep,
@@ -42,7 +43,7 @@ def start_game(
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
-@router.get("/{game_id}", name="game_page")
+@router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
 def game_page(
     request: Request,
     db: DatabaseDep,
@@ -65,7 +66,7 @@ def game_page(
     )
 
 
-@router.post("/{game_id}/hint", name="game_hint")
+@router.post("/{game_id}/hint", name="game_hint", dependencies=[Depends(limited("search"))])
 def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """Point at the move to play; the game counts the hint. Nothing is played."""
     game, suggestion = games.ask_hint(db=db, game_id=game_id)
@@ -93,7 +94,7 @@ def game_action(
     return RedirectResponse(request.url_for("game_page", game_id=game_id), status_code=303)
 
 
-@router.post("/{game_id}/restart", name="restart_game")
+@router.post("/{game_id}/restart", name="restart_game", dependencies=[Depends(limited("new_game"))])
 def restart_game(
     request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
 ) -> Response:
@@ -143,12 +144,22 @@ def _steps_page(
     )
 
 
-@router.get("/{game_id}/solution", name="game_solution")
+@router.get(
+    "/{game_id}/solution",
+    name="game_solution",
+    # Opening it asks the solver; its steps (``?step=N``) read the kept answer.
+    dependencies=[Depends(limited("search", unless="step"))],
+)
 def game_solution(
-    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, step: int | None = None
 ) -> Response:
-    """Step through the solver's line from the current position (nothing is played)."""
-    game, verdict, entries, positions = games.solution_steps(db=db, game_id=game_id)
+    """Step through the solver's line from the current position (nothing is played);
+    opening it counts as a hint."""
+    if step is not None and not games.solution_known(db=db, game_id=game_id):
+        request.app.state.throttle.check(request, player, "search")  # a step that searches
+    game, verdict, entries, positions = games.solution_steps(
+        db=db, game_id=game_id, counted=step is None
+    )
     return _steps_page(request, game, entries, positions, step, solution_verdict=verdict)
 
 
