@@ -10,6 +10,8 @@ from collections.abc import Callable
 from typing import Final
 
 from app.i18n import gettext as _
+from app.rules import GAMES
+from app.stats import Group
 
 GAME_NAMES: Final[dict[str, Callable[[], str]]] = {
     "montana": lambda: _("Montana"),
@@ -32,8 +34,9 @@ def variant_name(variant: str) -> str:
     return name() if name else variant
 
 
-def group_name(kind: str, variant: str, variants: int) -> str:
+def group_name(group: Group) -> str:
     """``Montana Expert``; a game with one variant is named alone (``FreeCell``)."""
-    if variants == 1:
-        return game_name(kind)
-    return _("%(game)s %(variant)s") % {"game": game_name(kind), "variant": variant_name(variant)}
+    if len(GAMES[group.kind].variants) == 1:
+        return game_name(group.kind)
+    names = {"game": game_name(group.kind), "variant": variant_name(group.variant)}
+    return _("%(game)s %(variant)s") % names

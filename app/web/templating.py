@@ -40,6 +40,7 @@ def make_templates() -> Jinja2Templates:
     env.globals["languages"] = [i18n.LANGUAGES[code] for code in i18n.LOCALES]
     env.globals["game_name"] = names.game_name
     env.globals["variant_name"] = names.variant_name
+    env.globals["group_name"] = names.group_name
     env.filters["number"] = i18n.number
     env.filters["percent"] = i18n.percent
     env.filters["day"] = i18n.day
