@@ -129,4 +129,4 @@ def test_home_shows_a_summary_once_games_are_finished(client: TestClient) -> Non
     act(client, start(client), "resign", 0)
     page = client.get("/").text
     assert "Your results" in page
-    assert "0 %" in page
+    assert "0%" in page
