@@ -41,7 +41,9 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
-    app.add_middleware(Language, pseudo=settings.pseudo_locale)
     app.add_middleware(Security, base_url=settings.base_url)
     app.add_middleware(AccessLog)
+    # Outermost: every answer, refusals of the layers inside included, speaks the
+    # player's language.
+    app.add_middleware(Language, pseudo=settings.pseudo_locale)
     return app

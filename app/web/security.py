@@ -26,6 +26,9 @@ from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.i18n import gettext as _
+from app.i18n import number
+
 MAX_BODY_BYTES: Final = 16 * 1024
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
 CSP: Final = (
@@ -79,13 +82,13 @@ class Security:
             await send(message)
 
         if self.host and headers.get("host", "").lower() != self.host:
-            response = PlainTextResponse("Refused: this site is not served here.", 400)
+            response = PlainTextResponse(_("Refused: this site is not served here."), 400)
             await response(scope, receive, send_with_headers)
             return
 
         if scope["method"] not in SAFE_METHODS and _cross_site(scope, headers):
             response = PlainTextResponse(
-                "Refused: this form was sent from another site. Nothing was changed.",
+                _("Refused: this form was sent from another site. Nothing was changed."),
                 status_code=403,
             )
             await response(scope, receive, send_with_headers)
@@ -163,7 +166,8 @@ def _cross_site(scope: Scope, headers: Headers) -> bool:
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = PlainTextResponse(
-        f"Refused: a request body may hold at most {MAX_BODY_BYTES // 1024} KiB.",
+        _("Refused: a request body may hold at most %(size)s KiB.")
+        % {"size": number(MAX_BODY_BYTES // 1024)},
         status_code=413,
     )
     await response(scope, receive, send)

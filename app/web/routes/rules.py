@@ -7,6 +7,7 @@ from typing import Final
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from app.i18n import gettext as _
 from app.web.pages import render
 
 router = APIRouter()
@@ -23,5 +24,5 @@ def rules_index(request: Request) -> Response:
 @router.get("/rules/{kind}", name="rules_page")
 def rules_page(request: Request, kind: str) -> Response:
     if kind not in KINDS:
-        raise HTTPException(status_code=404, detail="There is no such game.")
+        raise HTTPException(status_code=404, detail=_("There is no such game."))
     return render(request, f"rules/{kind}.html")
