@@ -206,8 +206,8 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
     to what was picked up; free cells and home take a single card.
     """
     source, count = selection.source, selection.count
-    if target == source:
-        return None
+    if target == source or (source in CELL_NAMES and target in CELL_NAMES):
+        return None  # a free cell's card moving to another free cell is no move
     if target in COLUMN_NAMES and not position.columns[COLUMN_NAMES.index(target)]:
         count = min(count, position.max_run(to_empty=True))
         text = f"{source}{target}" + (f"v{count:x}" if count > 1 else "")
@@ -219,7 +219,7 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         text = f"{source}{target}"
     try:
         return position.parse_action(text).notation
-    except IllegalMoveError:
+    except (IllegalMoveError, InvalidMoveError):
         return None
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 from starlette.exceptions import HTTPException
 
 from app import games
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.store import StorageError
 from app.web.htmx import is_htmx
-from app.web.pages import render, render_game
+from app.web.pages import render, render_game, stale_message
 from app.web.throttle import TooManyRequests
 
 
@@ -27,13 +27,17 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(games.StaleVersion)
     async def stale(request: Request, error: games.StaleVersion) -> Response:
-        message = "This game moved on in another tab or device: here is where it stands now."
-        return render_game(request, error.game, status_code=409, message=message)
+        if is_page_form(request):
+            return back_to_game(request, error.game.id, stale="1")
+        return render_game(request, error.game, status_code=409, message=stale_message())
 
     async def refused(request: Request, error: Exception) -> Response:
         game_id = request.path_params.get("game_id")
         if game_id is None:
             return render_error(request, 422, title="Cannot do that", message=str(error))
+        if is_page_form(request):
+            action = request.query_params.get("action") or await _posted_action(request)
+            return back_to_game(request, game_id, refused=action[:32])
         game = games.load(db=request.app.state.db, game_id=game_id)
         return render_game(request, game, status_code=422, message=_sentence(str(error)))
 
@@ -78,6 +82,31 @@ def install(app: FastAPI) -> None:
         titles = {404: "Page not found", 405: "Method not allowed"}
         title = titles.get(error.status_code, "Something went wrong")
         return render_error(request, error.status_code, title=title, message=error.detail)
+
+
+def is_page_form(request: Request) -> bool:
+    """A form a browser posted without JavaScript, as a page (``Sec-Fetch-Mode: navigate``).
+
+    Its answer is a redirect back to the game (Post/Redirect/Get), so the browser never
+    stays on the form's address where a reload would post it again. Other clients keep
+    the plain status codes.
+    """
+    return (
+        request.method == "POST"
+        and not is_htmx(request)
+        and request.headers.get("Sec-Fetch-Mode") == "navigate"
+    )
+
+
+def back_to_game(request: Request, game_id: str, **params: str) -> Response:
+    url = request.url_for("game_page", game_id=game_id).include_query_params(**params)
+    return RedirectResponse(url, status_code=303)
+
+
+async def _posted_action(request: Request) -> str:
+    form = await request.form()
+    action = form.get("action")
+    return action if isinstance(action, str) else ""
 
 
 def render_error(request: Request, status: int, title: str, message: object) -> Response:
