@@ -39,7 +39,13 @@ def install(app: FastAPI) -> None:
             action = request.query_params.get("action") or await _posted_action(request)
             return back_to_game(request, game_id, refused=action[:32])
         game = games.load(db=request.app.state.db, game_id=game_id)
-        return render_game(request, game, status_code=422, message=_sentence(str(error)))
+        return render_game(
+            request,
+            game,
+            status_code=422,
+            message=_sentence(str(error)),
+            pick=await _still_held(request),
+        )
 
     for error_class in (IllegalMoveError, InvalidMoveError, FormError, games.UnknownGameKind):
         app.add_exception_handler(error_class, refused)
@@ -101,6 +107,19 @@ def is_page_form(request: Request) -> bool:
 def back_to_game(request: Request, game_id: str, **params: str) -> Response:
     url = request.url_for("game_page", game_id=game_id).include_query_params(**params)
     return RedirectResponse(url, status_code=303)
+
+
+async def _still_held(request: Request) -> str | None:
+    """The cards the player held when a move of theirs was refused (FreeCell: ``'5:2'``),
+    so they still hold them while they read why."""
+    if request.method != "POST":
+        return None
+    form = await request.form()
+    action, held = form.get("action"), form.get("held")
+    if not isinstance(action, str) or not isinstance(held, str) or not held.isdecimal():
+        return None
+    source = action.strip()[:1]
+    return f"{source}:{held}" if source.isdigit() else source or None
 
 
 async def _posted_action(request: Request) -> str:

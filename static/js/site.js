@@ -98,7 +98,7 @@
     }
     if (key.length !== 1 && key !== "home") return;
     const refused = refusedTarget(key);
-    if (refused !== null) { event.preventDefault(); if (refused) send(refused); return; }
+    if (refused !== null) { event.preventDefault(); if (refused) send(refused[0], refused[1]); return; }
     const target = $(`#game [data-key="${CSS.escape(key)}"]`);
     if (target && !target.disabled) {
       event.preventDefault();
@@ -297,7 +297,7 @@
   // A click on a card picks it up at once. A second click on the same place within the
   // double-click time sends the card home (or to a free cell) instead of putting it back;
   // if the pick-up is still on its way, the move waits for it to land.
-  const DOUBLE_CLICK_MS = 500;
+  const DOUBLE_CLICK_MS = 800;
   let lastPick = null;
   let inFlight = 0;
   let queued = null;
@@ -307,10 +307,12 @@
   document.addEventListener("click", (event) => {
     const card = event.target instanceof Element ? event.target.closest("#board a.fc-card") : null;
     if (swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
-    if (!card || event.detail === 0) return;
+    if (!card || event.detail === 0) { lastPick = null; return; }
     const place = card.closest("[data-drop]");
     const now = performance.now();
-    const again = lastPick && place && lastPick.drop === place.dataset.drop && now - lastPick.at < DOUBLE_CLICK_MS;
+    // The browser counts a second click in the same spot within the system's double-click
+    // time (event.detail 2), even though the swap has put a new element there.
+    const again = event.detail >= 2 && lastPick && place && lastPick.drop === place.dataset.drop && now - lastPick.at < DOUBLE_CLICK_MS;
     if (again) {
       event.preventDefault();
       event.stopPropagation();
@@ -332,11 +334,12 @@
     const src = source.dataset.drop;
     if (key === src) return null;
     if ($(`#board button.target[data-key="${key}"]`)) return null;
-    if ($$(".fc-card.selected", board).length > 1 && "abcdh".includes(key)) {
+    const count = $$(".fc-card.selected", board).length;
+    if (count > 1 && "abcdh".includes(key)) {
       tell(board.dataset.oneCard || "");
       return "";
     }
-    return src + key;
+    return [src + key, count];
   }
 
   document.addEventListener("contextmenu", (event) => {

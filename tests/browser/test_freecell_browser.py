@@ -312,7 +312,7 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
     fc.pick(fc.exposed("6"))
     expect(fc.selected).to_have_count(1)
     expect(fc.selected).to_have_attribute(
-        "aria-label", "3 of diamonds, selected, click to put it back"
+        "aria-label", "3 of diamonds, selected, choose it again to put it back"
     )
     expect(page.locator("#board .pick-note")).to_contain_text("Holding 3♦")
     # 3♦ fits no column and cannot go home: the four free cells are its only places.
@@ -332,7 +332,7 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
 
     fc.pick(fc.exposed("6"))
     expect(fc.selected).to_have_attribute(
-        "aria-label", "2 of clubs, selected, click to put it back"
+        "aria-label", "2 of clubs, selected, choose it again to put it back"
     )
     expect(fc.targets).to_have_count(3)  # free cell a is taken now
     fc.act(fc.free_cell("b"))
@@ -364,7 +364,7 @@ def test_click_again_or_escape_puts_the_card_back(fc: FreeCellUI) -> None:
 
     fc.pick(fc.exposed("5"))
     expect(fc.selected).to_have_attribute(
-        "aria-label", "6 of clubs, selected, click to put it back"
+        "aria-label", "6 of clubs, selected, choose it again to put it back"
     )
     with fc.swap(new_version=False):
         fc.selected.click()  # the held card again: put it back
@@ -562,7 +562,7 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
 
     fc.press("6", new_version=False)
     expect(fc.selected).to_have_attribute(
-        "aria-label", "3 of diamonds, selected, click to put it back"
+        "aria-label", "3 of diamonds, selected, choose it again to put it back"
     )
     fc.press("a")
     fc.press("6", new_version=False)
@@ -578,16 +578,16 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
     assert fc.columns() == DEAL_ONE_COLUMNS
     expect(fc.button("u")).to_be_disabled()
 
-    # h with a card that cannot go home does nothing; another column's key picks that
-    # column up instead (as a click on its card would); Esc lets go.
+    # h with a card that cannot go home says why, and so does a column that cannot take
+    # it (no other card is picked up instead); the card stays held. Esc lets go.
     fc.press("5", new_version=False)
-    settled = fc.settled()
-    page.keyboard.press("h")
-    page.wait_for_timeout(300)
-    assert fc.settled() == settled
+    fc.press("h", new_version=False)
+    expect(fc.message).to_contain_text("6C")
+    expect(page.locator("#announcer")).to_contain_text("6C")
     expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of clubs, selected"))
     fc.press("1", new_version=False)  # column 1's 6♠ takes no 6♣
-    expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of spades, selected"))
+    expect(fc.message).to_contain_text("6S")
+    expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of clubs, selected"))
     fc.press("Escape", new_version=False)
     expect(fc.selected).to_have_count(0)
     assert fc.history() == ["6a", "6b", "6h", "6h", "bh", "undo", "undo"]
