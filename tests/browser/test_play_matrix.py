@@ -22,6 +22,7 @@ from app.rules import freecell, montana
 from app.rules.cards import FULL_DECK
 from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
 from tests.browser.test_freecell_browser import FreeCellUI
+from tests.browser.test_freecell_browser import force_position as force_position  # the fixture
 
 Way = Literal["mouse", "drag", "touch", "keyboard", "nojs"]
 CLICKING: Final[tuple[Way, ...]] = ("mouse", "touch", "keyboard", "nojs")
@@ -68,15 +69,18 @@ class Player:
             with ui.swap(new_version=new_version):
                 yield
 
-    def choose(self, target: Locator) -> None:
-        """Click, tap or (keyboard, no mouse) focus and press Enter."""
+    def choose(self, target: Locator, *, top: bool = False) -> None:
+        """Click, tap or (keyboard, no mouse) focus and press Enter; ``top`` aims at the top
+        edge (a fanned card shows only that)."""
+        box = target.bounding_box() if top else None
+        position = {"x": box["width"] / 2, "y": 6} if box else None
         if self.way == "touch":
-            target.tap()
+            target.tap(position=position)  # type: ignore[arg-type]
         elif self.way == "keyboard":
             target.focus()
             self.page.keyboard.press("Enter")
         else:
-            target.click()
+            target.click(position=position)  # type: ignore[arg-type]
 
     def control(self, button: Locator, key: str | None) -> None:
         """A control: its key on the keyboard, else chosen like anything else."""
@@ -174,9 +178,10 @@ def board_matches(fc: FreeCellUI, expected: freecell.FreeCellPosition) -> None:
 
 @pytest.fixture
 def start_matrix(
-    way_context: Callable[[Way], BrowserContext],
-    force_position: Callable[[str, str], None],
+    way_context: Callable[[Way], BrowserContext], request: pytest.FixtureRequest
 ) -> Callable[[Way], tuple[Player, FreeCellUI]]:
+    force = request.getfixturevalue("force_position")
+
     def start(way: Way) -> tuple[Player, FreeCellUI]:
         page = way_context(way).new_page()
         fc = FreeCellUI(page)
@@ -184,7 +189,7 @@ def start_matrix(
         form = page.locator("form").filter(has=page.locator('input[name="kind"][value="freecell"]'))
         with page.expect_navigation():
             form.get_by_role("button", name="Play FreeCell").click()
-        force_position(fc.game_id, MATRIX.to_text())
+        force(fc.game_id, MATRIX.to_text())
         page.reload()
         return Player(way, page), fc
 
@@ -212,7 +217,7 @@ def test_freecell_move(
             fc.page.keyboard.press(target)
     else:
         with player.answer(fc, new_version=False):
-            player.choose(card)
+            player.choose(card, top=True)
         expect(fc.board).to_have_class(re.compile(r"\bholding\b"))
         with player.answer(fc):
             player.choose(place(fc, target))
