@@ -56,7 +56,6 @@ def render_game(
     pick: str | None = None,
     hint: str | None = None,
     said: str | None = None,
-    busy: bool = False,
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise.
 
@@ -69,7 +68,7 @@ def render_game(
     board = board_for(request, game, pick)
     hinted = hinted_places(game.position, hint) if hint and not game.is_over else frozenset()
     announcement = " ".join(part for part in (said, message) if part)
-    return render(
+    response = render(
         request,
         template,
         status_code,
@@ -79,8 +78,11 @@ def render_game(
         hinted=hinted,
         announcement=announcement,
         fragment=fragment,
-        busy=busy,
     )
+    # A game moves on: Back and Forward must never show an old board from a cache (the
+    # browser's back/forward cache keeps no page that says no-store).
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 def stale_message() -> str:

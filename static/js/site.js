@@ -427,6 +427,9 @@
     setupCopy();
   }
 
+  // A game page restored from the back/forward cache would show an old board: reload it.
+  window.addEventListener("pageshow", (event) => { if (event.persisted && $("#game")) location.reload(); });
+
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();
 })();

@@ -254,7 +254,7 @@ class MontanaUI(GameUI):
         )
         assert len(cells) == 52, cells
         tokens = {
-            name: "--" if label.startswith("gap ") else card_text(label) for name, label in cells
+            name: "--" if label.startswith("gap") else card_text(label) for name, label in cells
         }
         return [" ".join(tokens[f"{row}{column}"] for column in range(1, 14)) for row in "ABCD"]
 

@@ -101,10 +101,10 @@ def test_game_page_and_fragment(client: TestClient) -> None:
 
 def test_board_labels_say_what_each_cell_does(client: TestClient) -> None:
     page = client.get(f"/games/{start(client)}").text
-    assert 'aria-label="6 of spades, move to A13"' in page
-    assert 'aria-label="gap A13: wants 6 of spades"' in page
-    assert 'aria-label="gap B10: dead, after a gap"' in page
-    assert 'aria-label="jack of diamonds"' in page
+    assert 'aria-label="6 of spades, row D, column 10: move to A13"' in page
+    assert 'aria-label="gap, row A, column 13: wants 6 of spades"' in page
+    assert 'aria-label="gap, row B, column 10: dead, after a gap"' in page
+    assert 'aria-label="jack of diamonds, row A, column 1"' in page
     assert 'value="6S A13"' in page
     assert page.count('name="version" value="0"') >= 3
 
