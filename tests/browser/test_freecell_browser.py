@@ -312,7 +312,8 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
     fc.pick(fc.exposed("6"))
     expect(fc.selected).to_have_count(1)
     expect(fc.selected).to_have_attribute(
-        "aria-label", "3 of diamonds, selected, choose it again to put it back"
+        "aria-label",
+        "3 of diamonds, column 6, bottom card, selected, choose it again to put it back",
     )
     expect(page.locator("#board .pick-note")).to_contain_text("Holding 3♦")
     # 3♦ fits no column and cannot go home: the four free cells are its only places.
@@ -332,7 +333,7 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
 
     fc.pick(fc.exposed("6"))
     expect(fc.selected).to_have_attribute(
-        "aria-label", "2 of clubs, selected, choose it again to put it back"
+        "aria-label", "2 of clubs, column 6, bottom card, selected, choose it again to put it back"
     )
     expect(fc.targets).to_have_count(3)  # free cell a is taken now
     fc.act(fc.free_cell("b"))
@@ -364,7 +365,7 @@ def test_click_again_or_escape_puts_the_card_back(fc: FreeCellUI) -> None:
 
     fc.pick(fc.exposed("5"))
     expect(fc.selected).to_have_attribute(
-        "aria-label", "6 of clubs, selected, choose it again to put it back"
+        "aria-label", "6 of clubs, column 5, bottom card, selected, choose it again to put it back"
     )
     with fc.swap(new_version=False):
         fc.selected.click()  # the held card again: put it back
@@ -562,7 +563,8 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
 
     fc.press("6", new_version=False)
     expect(fc.selected).to_have_attribute(
-        "aria-label", "3 of diamonds, selected, choose it again to put it back"
+        "aria-label",
+        "3 of diamonds, column 6, bottom card, selected, choose it again to put it back",
     )
     fc.press("a")
     fc.press("6", new_version=False)
@@ -584,10 +586,14 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
     fc.press("h", new_version=False)
     expect(fc.message).to_contain_text("6C")
     expect(page.locator("#announcer")).to_contain_text("6C")
-    expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of clubs, selected"))
+    expect(fc.selected).to_have_attribute(
+        "aria-label", re.compile("^6 of clubs, column 5, bottom card, selected")
+    )
     fc.press("1", new_version=False)  # column 1's 6♠ takes no 6♣
     expect(fc.message).to_contain_text("6S")
-    expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of clubs, selected"))
+    expect(fc.selected).to_have_attribute(
+        "aria-label", re.compile("^6 of clubs, column 5, bottom card, selected")
+    )
     fc.press("Escape", new_version=False)
     expect(fc.selected).to_have_count(0)
     assert fc.history() == ["6a", "6b", "6h", "6h", "bh", "undo", "undo"]

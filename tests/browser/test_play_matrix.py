@@ -265,7 +265,7 @@ def test_freecell_undo_hint_all_home_give_up_restart(
     expect(fc.message).to_contain_text(re.compile("Hint:|Still thinking"))
     expect(page.locator("#board .hint").first).to_be_visible()
     # Restart asks first; answering no changes nothing.
-    restart = page.locator("details.give-up").filter(has_text="Restart deal")
+    restart = page.locator("details.restart")
     player.choose(restart.locator("summary"))
     expect(restart.get_by_text("The game in play counts as lost.")).to_be_visible()
     path = fc.game_path
@@ -273,7 +273,7 @@ def test_freecell_undo_hint_all_home_give_up_restart(
         player.choose(restart.get_by_role("button", name="Yes, restart"))
     assert fc.game_path != path
     assert fc.history() == []
-    give_up = page.locator("details.give-up").filter(has_text="Give up")
+    give_up = page.locator("details.give-up")
     player.choose(give_up.locator("summary"))
     with player.answer(fc):
         player.choose(give_up.get_by_role("button", name="Yes, give up"))
