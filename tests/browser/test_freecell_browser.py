@@ -315,7 +315,7 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
         "aria-label",
         "3 of diamonds, column 6, bottom card, selected, choose it again to put it back",
     )
-    expect(page.locator("#board .pick-note")).to_contain_text("Holding 3♦")
+    expect(page.locator("#game .pick-note")).to_contain_text("Holding 3♦")
     # 3♦ fits no column and cannot go home: the four free cells are its only places.
     expect(fc.targets).to_have_count(4)
     for name in "abcd":
@@ -378,12 +378,12 @@ def test_click_again_or_escape_puts_the_card_back(fc: FreeCellUI) -> None:
     fc.press("Escape", new_version=False)
     expect(fc.selected).to_have_count(0)
     expect(fc.targets).to_have_count(0)
-    expect(page.locator("#board .pick-note")).to_have_text("")
+    expect(page.locator("#game .pick-note")).to_have_text("")
 
     # The "put it back" link in the note cancels as well.
     fc.pick(fc.exposed("1"))
     with fc.swap(new_version=False):
-        page.locator("#board .pick-note").get_by_role("link", name="put it back").click()
+        page.locator("#game .pick-note").get_by_role("link", name="put it back").click()
     expect(fc.selected).to_have_count(0)
 
     assert fc.version() == version
