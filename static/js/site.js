@@ -119,10 +119,21 @@
   let focusedStep = null;
   let focusedId = null;
   let gameHadFocus = false;
+  let requestFocusId = null;
+  document.addEventListener("htmx:beforeRequest", () => {
+    // Taken before htmx disables the control that asked (hx-disabled-elt drops its focus).
+    const active = document.activeElement;
+    requestFocusId = active && active.id && active.closest && active.closest("#game") ? active.id : null;
+  });
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
     gameHadFocus = !!(active && active.closest && active.closest("#game"));
     focusedId = gameHadFocus && active.id ? active.id : null;
+    if (!gameHadFocus && requestFocusId && (!active || active === document.body)) {
+      gameHadFocus = true;
+      focusedId = requestFocusId;
+    }
+    requestFocusId = null;
     focusedStep = active && active.dataset && active.closest && active.closest("#replay") ? active.dataset.replay || null : null;
     const inGame = !!(active && active.closest && active.closest("#game"));
     boardHadFocus = !!(active && active.dataset && active.dataset.cell);
