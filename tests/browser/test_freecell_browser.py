@@ -669,6 +669,11 @@ def test_winning_a_constructed_position(
     end = page.locator("#game .end-screen")
     expect(end).to_be_visible()
     expect(end.get_by_role("heading")).to_have_text(WON)
+    expect(page.locator("#announcer")).to_contain_text(
+        re.compile(
+            r"K♦ home from column 1\. 1 card went home by itself\. You won FreeCell #.1.? in"
+        )
+    )
     expect(fc.game).to_have_attribute("data-status", "won")
     assert fc.history() == ["1h", "2h"]
     assert fc.position().is_won()
