@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
+from typing import Any, Final
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -66,6 +68,8 @@ def render_game(
     fragment = is_htmx(request)
     template = "_game.html" if fragment else "game.html"
     board = board_for(request, game, pick)
+    if message is None and said is None and not pick and not game.is_over:
+        message = remembered_verdict(game)
     hinted = hinted_places(game.position, hint) if hint and not game.is_over else frozenset()
     announcement = " ".join(part for part in (said, message) if part)
     response = render(
@@ -83,6 +87,27 @@ def render_game(
     # browser's back/forward cache keeps no page that says no-store).
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+VERDICTS_KEPT: Final = 1024
+_verdicts: OrderedDict[tuple[str, str], str] = OrderedDict()
+_verdicts_lock = threading.Lock()
+
+
+def remember_verdict(game: Game, words: str) -> None:
+    """Keep a "still winnable?" answer with its position (this process, newest 1024), so
+    it is shown again whenever the game comes back to that position."""
+    key = (game.kind, game.position.to_text())
+    with _verdicts_lock:
+        _verdicts[key] = words
+        _verdicts.move_to_end(key)
+        while len(_verdicts) > VERDICTS_KEPT:
+            _verdicts.popitem(last=False)
+
+
+def remembered_verdict(game: Game) -> str | None:
+    with _verdicts_lock:
+        return _verdicts.get((game.kind, game.position.to_text()))
 
 
 def stale_message() -> str:
@@ -184,7 +209,14 @@ def describe_hint(position: Position, notation: str | None, sure: bool) -> str:
 
 
 def verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
-    """The answer to "can this still be won?" in words."""
+    """The answer to "can this still be won?" in words (a sure answer is remembered)."""
+    words = _verdict_words(game, verdict, length, searched)
+    if verdict in ("solved", "unsolvable"):
+        remember_verdict(game, words)
+    return words
+
+
+def _verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
     unsure = _("Not sure: the search ran out of time before it found an answer.")
     numbers = {"num": isolate(length), "searched": isolate(f"{searched:,}")}
     if game.kind == "montana":

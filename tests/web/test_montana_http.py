@@ -307,3 +307,20 @@ def test_still_winnable_with_redeals_left_is_not_a_loss(client: TestClient) -> N
     assert words.startswith("Not this round: it cannot be cleared without a redeal")
     assert "2 redeals left" in words
     assert not words.startswith("No:")
+
+
+def test_a_sure_verdict_comes_back_with_its_position(client: TestClient) -> None:
+    from app.web.pages import remember_verdict
+
+    game_id = start(client)
+    game = __import__("app.games", fromlist=["load"]).load(
+        db=client.app.state.db,  # type: ignore[attr-defined]
+        game_id=game_id,
+    )
+    remember_verdict(game, "Yes: remembered for this position.")
+    assert "Yes: remembered for this position." in client.get(f"/games/{game_id}").text
+    act(client, game_id, "5H C4", 0)
+    assert "remembered for this position" not in client.get(f"/games/{game_id}").text
+    page = act(client, game_id, "undo", 1, **HX).text
+    assert "Move undone." in page
+    assert "remembered for this position" in client.get(f"/games/{game_id}", headers=HX).text
