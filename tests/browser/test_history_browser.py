@@ -174,8 +174,8 @@ def played(browser: Browser, live_server: str) -> Iterator[Played]:
         ui = MontanaUI(page)
 
         montana = ui.start(1)
-        ui.act(page.locator('#board [aria-label^="5 of hearts, move to"]'))
-        ui.act(page.locator('#board [aria-label^="6 of spades, move to"]'))
+        ui.act(page.locator('#board [aria-label^="5 of hearts, row"][aria-label*="move to"]'))
+        ui.act(page.locator('#board [aria-label^="6 of spades, row"][aria-label*="move to"]'))
         expect(ui.status("Moves")).to_have_text("2")
         give_up(ui)
         assert history(page, montana) == ["5H C4", "6S A13", "resign"]
