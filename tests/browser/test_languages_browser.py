@@ -4,6 +4,7 @@ the card table never mirrored, notation kept left to right, and axe clean in eac
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -13,6 +14,8 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
 from tests.browser.test_accessibility import assert_accessible
 
+SCRIPT = {"hi": re.compile("[\u0900-\u097f]"), "ar": re.compile("[\u0600-\u06ff]")}
+"""Letters of the language's own script: an announcement in English has none."""
 SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "height": 740}}
 
 
@@ -74,9 +77,43 @@ def test_a_game_in_the_players_language(
     page.screenshot(path=str(artifacts / f"montana-{language}-{size}.png"), full_page=False)
     assert_accessible(page)
 
-    # A refused move names its cell as notation, isolated from the sentence around it.
+    # A move is announced in the player's language; in Arabic the card and the cell are
+    # isolated so "8♣ B7" never comes out scrambled.
     ui.act(ui.clickable.first)
     expect(ui.game).to_have_attribute("data-status", "playing")
+    said = page.locator("#announcer").inner_text()
+    assert SCRIPT[language].search(said), said
+    if language == "ar":
+        raw = page.locator("#announcer").evaluate("e => e.textContent")
+        assert "\u2068" in raw and "\u2069" in raw, raw
+    page.screenshot(path=str(artifacts / f"montana-{language}-{size}-moved.png"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("language", ["hi", "ar"])
+def test_freecell_in_the_players_language(
+    in_language: Callable[[str, str], Page], artifacts: Path, language: str, size: str
+) -> None:
+    page = in_language(language, size)
+    page.goto("/")
+    form = page.locator("form").filter(has=page.locator('input[name="kind"][value="freecell"]'))
+    form.locator('input[name="deal"]').fill("1")
+    form.locator('button[type="submit"]').click()
+    page.wait_for_url("**/games/*")
+    expect(page.locator("html")).to_have_attribute("lang", language)
+    # Columns 1–8 run left to right in every language.
+    columns = page.locator("#board .fc-column")
+    first, last = columns.first.bounding_box(), columns.last.bounding_box()
+    assert first is not None and last is not None and first["x"] < last["x"]
+    ui = MontanaUI(page)  # the game section, its version and htmx swaps are the same
+    with ui.swap(new_version=False):
+        page.keyboard.press("1")
+    with ui.swap():
+        page.keyboard.press("a")
+    said = page.locator("#announcer").inner_text()
+    assert SCRIPT[language].search(said), said
+    page.screenshot(path=str(artifacts / f"freecell-{language}-{size}.png"))
+    assert_accessible(page)
 
 
 @pytest.mark.parametrize("language", ["hi", "ar"])
