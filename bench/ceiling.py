@@ -1,7 +1,7 @@
 """The ceiling for bench/load.py: bare FastAPI + Jinja2 rendering a 52-cell board.
 
 A ``def`` route (FastAPI runs it in a worker thread, as it runs the site's routes) parses
-the same form a move posts and renders a board of 52 cells, about 10 KB, from a template
+the same form a move posts and renders a board of 52 cells, about 11 KB, from a template
 held here: no database, no middleware, nothing of the site imported, so this file cannot
 rot with the site's code. It is the most a request could do on this machine with this
 stack; the load bench measures the site against it in the same run.
@@ -34,11 +34,10 @@ BOARD = Environment(autoescape=True).from_string(
 <p class="status">Score <b>{{ score }}</b> · moves {{ version }} · redeals left 2</p>
 <table class="montana" aria-label="Montana board">
 {% for cell in cells %}{% if loop.index0 % 13 == 0 %}<tr>{% endif %}
-<td id="cell-{{ cell.name }}" class="cell {{ cell.suit }}" data-cell="{{ cell.name }}">
-<form method="post" action="/games/{{ game_id }}/actions" hx-post="/games/{{ game_id }}/actions" \
-hx-target="#game" hx-swap="outerHTML"><input type="hidden" name="version" value="{{ version }}">
-<button name="action" value="{{ cell.code }} {{ cell.name }}" aria-label="{{ cell.label }}, \
-cell {{ cell.name }}">{{ cell.label }}</button></form></td>
+<td id="c-{{ cell.name }}" class="{{ cell.suit }}"><form action="/games/{{ game_id }}/actions">\
+<input type="hidden" name="version" value="{{ version }}"><button name="action" \
+value="{{ cell.code }} {{ cell.name }}" aria-label="{{ cell.label }}, {{ cell.name }}">\
+{{ cell.label }}</button></form></td>\
 {% if loop.index0 % 13 == 12 %}</tr>{% endif %}{% endfor %}
 </table>
 </div>

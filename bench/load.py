@@ -5,7 +5,7 @@
 Debian's ``wrk`` drives the server (a C load generator, so the client does not eat the
 server's cores; ``make bench`` installs it). Each run starts a fresh server process:
 
-1. **ceiling**: ``bench/ceiling.py``, bare FastAPI + Jinja2 rendering a 10 KB, 52-cell
+1. **ceiling**: ``bench/ceiling.py``, bare FastAPI + Jinja2 rendering an 11 KB, 52-cell
    board in a ``def`` route, no database, no middleware: what this stack can render here;
 2. **move**: the site as ``solitaire serve`` runs it (one uvicorn worker, SQLite), each
    connection playing its own Montana game: a move, then ``undo``, alternating (htmx
@@ -180,7 +180,8 @@ def site(database_url: str, workers: int) -> Server:
 def ceiling() -> Server:
     port = free_port()
     command = [sys.executable, "-m", "uvicorn", "ceiling:app", "--port", str(port),
-               "--app-dir", str(ROOT / "bench"), "--log-level", "warning", "--no-access-log"]  # fmt: skip
+               "--app-dir", str(ROOT / "bench"),
+               "--log-level", "warning", "--no-access-log"]  # fmt: skip
     return Server(command, {}, port)
 
 
@@ -225,7 +226,18 @@ def page_script(games: list[tuple[str, str]]) -> str:
     return PAGE_SCRIPT % {"paths": lua(paths), "headers": lua(HEADERS), "done": DONE}
 
 
-def run(seconds: float, connections: int) -> list[Result]:
+def profiled(server: Server, seconds: float, output: str | None) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the server and its workers for ``seconds`` (collapsed stacks)."""
+    if output is None:
+        return None
+    spy = str(Path(sys.executable).parent / "py-spy")
+    command = [spy, "record", "--subprocesses", "--format", "raw", "--rate", "200",
+               "--duration", str(round(seconds)), "-o", output,
+               "--pid", str(server.process.pid)]  # fmt: skip
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run(seconds: float, connections: int, profile: str | None = None) -> list[Result]:
     results = []
     server = ceiling()
     try:
@@ -242,7 +254,10 @@ def run(seconds: float, connections: int) -> list[Result]:
             try:
                 games = new_games(server.url, connections)
                 label = f"move + undo, {workers} worker{'s' if workers > 1 else ''}"
+                spy = profiled(server, seconds, profile if workers == 1 else None)
                 results.append(wrk(label, server.url, moves_script(games), seconds, connections))
+                if spy is not None:
+                    spy.wait(30)
                 if workers == 1:
                     script = page_script(games)
                     results.append(wrk("game page GET", server.url, script, seconds, connections))
@@ -256,12 +271,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--connections", type=int, default=8, help="wrk -t and -c")
     parser.add_argument("--smoke", action="store_true", help="about a second a step")
+    parser.add_argument("--profile", help="py-spy the 1-worker move step into this file")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/load.py needs wrk: apt-get install wrk (make bench does)")
     seconds, connections = (1, 2) if args.smoke else (args.seconds, args.connections)
     print(f"wrk -t{connections} -c{connections} -d{seconds:g}s, one fresh server per step")
-    results = run(seconds, connections)
+    results = run(seconds, connections, args.profile)
     top = results[0].rate
     for result in results:
         print(result.line(None if result is results[0] else top))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from app.store import Database
+from app.store import Database, FairLock
 
 
 def test_sqlite_pragmas(db: Database) -> None:
@@ -27,3 +27,27 @@ def test_write_rolls_back_on_error(db: Database) -> None:
         pass
     with db.read() as session:
         assert session.execute(text("SELECT count(*) FROM players")).scalar() == 0
+
+
+def test_the_fair_lock_serves_waiters_in_the_order_they_came() -> None:
+    import threading
+    import time
+
+    lock, order = FairLock(), []
+    lock.__enter__()
+    threads = []
+    for number in range(5):
+        thread = threading.Thread(target=lambda n=number: _take(lock, order, n))
+        thread.start()
+        threads.append(thread)
+        while len(lock._waiters) < number + 1:  # wait until this one queues
+            time.sleep(0.001)
+    lock.__exit__()
+    for thread in threads:
+        thread.join(5)
+    assert order == [0, 1, 2, 3, 4]
+
+
+def _take(lock: FairLock, order: list[int], number: int) -> None:
+    with lock:
+        order.append(number)
