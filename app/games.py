@@ -8,6 +8,7 @@ compare-and-set on its version. A game never changes outside :func:`act`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 import secrets
 from dataclasses import dataclass
@@ -411,7 +412,7 @@ def _act(
 ) -> Game:
     with db.write() as session:
         row = _get_row(session, game_id)
-        before = rules_for(row.kind).parse(row.position)
+        before = _position(row.kind, row.position)
         if row.version != version:
             raise StaleVersion(_view(row, before))
         change = _apply(session, row, before, action, player_id)
@@ -494,7 +495,7 @@ def _undo(session: Session, row: AnyRow) -> _Change:
             raise IllegalMoveError("nothing to undo")
         snapshot = queries.undo_snapshot(session, row.id, row.undo_top)
     if snapshot is not None and snapshot.before is not None:
-        position = rules.parse(snapshot.before)
+        position = _position(row.kind, snapshot.before)
         return _Change([("undo", "undo")], position, row.moves_count - 1, snapshot.below)
     past = [entry(r.kind, r.notation) for r in queries.history(session, row.id)]
     remaining = effective([*past, ("undo", "undo")])
@@ -558,6 +559,13 @@ def _get(session: Session, game_id: str) -> GameRecord:
     return record
 
 
+@functools.lru_cache(maxsize=4096)
+def _position(kind: str, text: str) -> Position:
+    """Positions are immutable values: the position of a game in play is parsed once, not
+    at every request (parsing a Montana grid costs about 0.3 ms)."""
+    return rules_for(kind).parse(text)
+
+
 def _get_row(session: Session, game_id: str) -> AnyRow:
     row = queries.game_row(session, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
     if row is None:
@@ -583,7 +591,7 @@ def _view(
         status=record.status,
         resigned=record.resigned,
         version=record.version,
-        position=position or rules_for(record.kind).parse(record.position),
+        position=position or _position(record.kind, record.position),
         score=record.score,
         cards_left=record.cards_left,
         moves_count=record.moves_count,
