@@ -410,36 +410,46 @@ def act(
 def _act(
     db: Database, game_id: str, action: str, version: int, player_id: str | None, now: datetime
 ) -> Game:
-    with db.write() as session:
-        row = _get_row(session, game_id)
-        before = _position(row.kind, row.position)
-        if row.version != version:
-            raise StaleVersion(_view(row, before))
-        change = _apply(session, row, before, action, player_id)
-        entries, position = change.entries, change.position
-        resigned = row.resigned or entries[0][0] == "resign"
-        elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)
-        values: dict[str, object] = {
-            "version": row.version + len(entries),
-            "resigned": resigned,
-            "moves_count": change.moves_count,
-            "play_ms": row.play_ms + elapsed // timedelta(milliseconds=1),
-            "last_action_at": now,
-            "undo_top": change.undo_top,
-            **_outcome_values(position, resigned, row.finished_at, now),
-        }
-        if not queries.claim_version(session, game_id, version, values):
-            raise StaleVersion(_view(row, before))
-        rows: list[dict[str, object]] = [
-            {"game_id": game_id, "ply": version + i, "kind": kind, "notation": text,
-             "created_at": now, "before": None, "below": None}
-            for i, (kind, text) in enumerate(entries, start=1)
-        ]  # fmt: skip
-        if change.pushes:
-            # The move an undo will take back keeps the position before it.
-            rows[0].update(before=row.position, below=row.undo_top)
-        queries.append_moves(session, rows)
-        return _view(row, position, values)
+    def work(session: Session) -> Game:
+        return _store_action(session, game_id, action, version, player_id, now)
+
+    return db.transact(work)
+
+
+def _store_action(
+    session: Session, game_id: str, action: str, version: int, player_id: str | None, now: datetime
+) -> Game:
+    """Apply the action and store it with a compare-and-set on the version, in ``session``'s
+    transaction."""
+    row = _get_row(session, game_id)
+    before = _position(row.kind, row.position)
+    if row.version != version:
+        raise StaleVersion(_view(row, before))
+    change = _apply(session, row, before, action, player_id)
+    entries, position = change.entries, change.position
+    resigned = row.resigned or entries[0][0] == "resign"
+    elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)
+    values: dict[str, object] = {
+        "version": row.version + len(entries),
+        "resigned": resigned,
+        "moves_count": change.moves_count,
+        "play_ms": row.play_ms + elapsed // timedelta(milliseconds=1),
+        "last_action_at": now,
+        "undo_top": change.undo_top,
+        **_outcome_values(position, resigned, row.finished_at, now),
+    }
+    if not queries.claim_version(session, game_id, version, values):
+        raise StaleVersion(_view(row, before))
+    rows: list[dict[str, object]] = [
+        {"game_id": game_id, "ply": version + i, "kind": kind, "notation": text,
+         "created_at": now, "before": None, "below": None}
+        for i, (kind, text) in enumerate(entries, start=1)
+    ]  # fmt: skip
+    if change.pushes:
+        # The move an undo will take back keeps the position before it.
+        rows[0].update(before=row.position, below=row.undo_top)
+    queries.append_moves(session, rows)
+    return _view(row, position, values)
 
 
 @dataclass(frozen=True, slots=True)

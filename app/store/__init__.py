@@ -10,16 +10,18 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 __all__ = ["Conflict", "Database", "Session", "StorageError"]
+
+T = TypeVar("T")
 
 
 class StorageError(Exception):
@@ -91,6 +93,8 @@ class Database:
         self._reads = sessionmaker(self.engine, expire_on_commit=False)
         self._writes = sessionmaker(writer, expire_on_commit=False)
         self._write_turn = FairLock() if self.is_sqlite else nullcontext()
+        self._queue: deque[_Work[Any]] = deque()
+        self._queue_guard = threading.Lock()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -103,8 +107,61 @@ class Database:
         with self._write_turn, _storage_errors(), self._writes() as session, session.begin():
             yield session
 
+    def transact(self, work: Callable[[Session], T]) -> T:
+        """``work(session)`` in a write transaction, committed before this returns; its
+        error (raised here) rolls back its own changes only.
+
+        On SQLite the writers waiting meanwhile share one transaction, each in a savepoint
+        of its own, and one commit (group commit): one ``fsync`` serves them all, where a
+        commit each made the disk the limit under load. Their answers wait for that commit.
+        """
+        if not self.is_sqlite:
+            with self.write() as session:
+                return work(session)
+        mine = _Work(work)
+        with self._queue_guard:
+            self._queue.append(mine)
+        with self._write_turn:  # the writer before us may have done our work already
+            if not mine.done:
+                with self._queue_guard:
+                    batch = list(self._queue)
+                    self._queue.clear()
+                self._commit_together(batch)
+        return mine.outcome()
+
+    def _commit_together(self, batch: list[_Work[Any]]) -> None:
+        try:
+            with _storage_errors(), self._writes() as session, session.begin():
+                for item in batch:
+                    try:
+                        with _storage_errors(), session.begin_nested():
+                            item.result = item.work(session)
+                    except Exception as error:  # its savepoint is rolled back: it alone fails
+                        item.error = error
+        except Exception as error:  # no commit: none of them is stored
+            for item in batch:
+                item.error = item.error or error
+        finally:
+            for item in batch:
+                item.done = True
+
     def dispose(self) -> None:
         self.engine.dispose()
+
+
+class _Work(Generic[T]):
+    """One writer's work for :meth:`Database.transact`, and what came of it."""
+
+    def __init__(self, work: Callable[[Session], T]) -> None:
+        self.work = work
+        self.result: T | None = None
+        self.error: Exception | None = None
+        self.done = False
+
+    def outcome(self) -> T:
+        if self.error is not None:
+            raise self.error
+        return self.result  # type: ignore[return-value]  # set when there is no error
 
 
 @contextmanager

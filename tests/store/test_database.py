@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from app.store import Database, FairLock
+from app.store import Database, FairLock, Session
 
 
 def test_sqlite_pragmas(db: Database) -> None:
@@ -51,3 +51,37 @@ def test_the_fair_lock_serves_waiters_in_the_order_they_came() -> None:
 def _take(lock: FairLock, order: list[int], number: int) -> None:
     with lock:
         order.append(number)
+
+
+def test_writers_committed_together_fail_alone(db: Database) -> None:
+    """Group commit: each writer's work has its own savepoint; one that fails takes back its
+    own changes only, and every other one is stored when its call returns."""
+    import threading
+    from datetime import UTC, datetime
+
+    from app.store.models import PlayerRecord
+
+    outcomes: dict[int, str] = {}
+
+    def work(number: int) -> None:
+        def add(session: Session) -> str:
+            session.add(PlayerRecord(id=f"p{number}", created_at=datetime.now(UTC)))
+            session.flush()
+            if number == 3:
+                raise ValueError("refused")
+            return "stored"
+
+        try:
+            outcomes[number] = db.transact(add)
+        except ValueError as error:
+            outcomes[number] = str(error)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert outcomes == {n: "refused" if n == 3 else "stored" for n in range(8)}
+    with db.read() as session:
+        stored = set(session.scalars(text("SELECT id FROM players")))
+    assert stored == {f"p{n}" for n in range(8) if n != 3}
