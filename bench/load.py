@@ -1,22 +1,26 @@
 """The site under load from a C client, side by side with the bare render, in one run.
 
-    .venv/bin/python bench/load.py [--seconds 10] [--connections 8] [--smoke]
+    .venv/bin/python bench/load.py [--seconds 5] [--rounds 3] [--connections 8] [--smoke]
 
-Debian's ``wrk`` drives the server (a C load generator, so the client does not eat the
-server's cores; ``make bench`` installs it). Each run starts a fresh server process:
+Debian's ``wrk`` drives the servers (a C load generator, so the client does not eat the
+server's cores; ``make bench`` installs it). Three servers start on fresh databases and
+stay up; each round runs four steps, one after the other, on fresh games:
 
-1. **ceiling**: ``bench/ceiling.py``, bare FastAPI + Jinja2 rendering an 11 KB, 52-cell
-   board in a ``def`` route, no database, no middleware: what this stack can render here;
-2. **move**: the site as ``solitaire serve`` runs it (one uvicorn worker, SQLite), each
+1. **move**: the site as ``solitaire serve`` runs it (one uvicorn worker, SQLite), each
    connection playing its own Montana game: a move, then ``undo``, alternating (htmx
    fragment, gzip), so every request is stored with its compare-and-set and commit;
+2. **ceiling**: ``bench/ceiling.py``, bare FastAPI + Jinja2 rendering an 11 KB, 52-cell
+   board in a ``def`` route, no database, no middleware: what this stack can render here;
 3. **page**: ``GET /games/{id}``, the whole game page (gzip);
 4. **move, 2 workers**: the move run again with two uvicorn workers on one SQLite file.
 
-It prints req/s, p50, p99 and the slowest request of each, and each run's throughput as a
-share of the ceiling's. Non-2xx answers and socket errors are counted and reported; the
-bench fails if there are any. ``--smoke`` runs every step for about a second (``make
-test`` runs it, so a bench that cannot start fails the tests).
+It prints, per step, the medians over rounds of req/s, p50 and p99, the slowest request,
+and the throughput as a share of the ceiling's measured in the same round (the machine is
+shared: only such ratios compare across runs). ``--profile FILE`` samples the 1-worker
+server with py-spy during the first move step (``bench/profile_shares.py FILE`` sums it).
+Non-2xx answers and socket errors are counted; the bench fails if there are any.
+``--smoke`` runs one round of a second a step (``make test`` runs it, so a bench that
+cannot start fails the tests).
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -237,51 +243,102 @@ def profiled(server: Server, seconds: float, output: str | None) -> subprocess.P
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run(seconds: float, connections: int, profile: str | None = None) -> list[Result]:
-    results = []
-    server = ceiling()
-    try:
-        fake = [(f"/games/{'c' * 24}/actions", urlencode({"action": "8C B7"}))]
-        script = moves_script(fake)
-        results.append(wrk("ceiling (bare render)", server.url, script, seconds, connections))
-    finally:
-        server.stop()
+def bare_commit_ms(folder: str, count: int) -> tuple[float, float]:
+    """Median and p99 of a bare SQLite transaction in WAL mode with ``synchronous=FULL``
+    (insert a move row, compare-and-set the game row, commit) on the bench's disk."""
+    connection = sqlite3.connect(f"{folder}/bare.db", isolation_level=None)
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("CREATE TABLE moves (game TEXT, ply INT, PRIMARY KEY (game, ply))")
+    connection.execute("CREATE TABLE games (id TEXT PRIMARY KEY, version INT)")
+    connection.execute("INSERT INTO games VALUES ('g', 0)")
+    times = []
+    for ply in range(count):
+        began = time.perf_counter()
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("INSERT INTO moves VALUES ('g', ?)", (ply + 1,))
+        connection.execute("UPDATE games SET version = ? WHERE version = ?", (ply + 1, ply))
+        connection.execute("COMMIT")
+        times.append((time.perf_counter() - began) * 1000)
+    connection.close()
+    times.sort()
+    return statistics.median(times), times[int(0.99 * (len(times) - 1))]
+
+
+CEILING, MOVE_1, PAGE, MOVE_2 = (
+    "ceiling (bare render)", "move + undo, 1 worker", "game page GET", "move + undo, 2 workers"
+)  # fmt: skip
+
+
+def run(seconds: float, connections: int, rounds: int, profile: str | None) -> list[list[Result]]:
+    """``rounds`` rounds of the four steps, each server up throughout, so that every round
+    measures the site and its ceiling within a few seconds of each other."""
     with tempfile.TemporaryDirectory() as folder:
-        for workers in (1, 2):
-            database_url = f"sqlite:///{folder}/load-{workers}.db"
-            upgrade(database_url)
-            server = site(database_url, workers)
-            try:
-                games = new_games(server.url, connections)
-                label = f"move + undo, {workers} worker{'s' if workers > 1 else ''}"
-                spy = profiled(server, seconds, profile if workers == 1 else None)
-                results.append(wrk(label, server.url, moves_script(games), seconds, connections))
+        median, p99 = bare_commit_ms(folder, 50 if seconds < 5 else 300)
+        print(f"bare SQLite WAL transaction (synchronous=FULL) on this disk: median {median:.2f} "
+              f"ms, p99 {p99:.2f} ms")  # fmt: skip
+        urls = [f"sqlite:///{folder}/load-{workers}.db" for workers in (1, 2)]
+        for url in urls:
+            upgrade(url)
+        servers = [ceiling(), site(urls[0], 1), site(urls[1], 2)]
+        try:
+            bare, one, two = (server.url for server in servers)
+            fake = moves_script([(f"/games/{'c' * 24}/actions", urlencode({"action": "8C B7"}))])
+            all_rounds = []
+            for number in range(rounds):
+                games_one, games_two = new_games(one, connections), new_games(two, connections)
+                spy = profiled(servers[1], seconds, profile if number == 0 else None)
+                results = [
+                    wrk(MOVE_1, one, moves_script(games_one), seconds, connections),
+                    wrk(CEILING, bare, fake, seconds, connections),
+                    wrk(PAGE, one, page_script(games_one), seconds, connections),
+                    wrk(MOVE_2, two, moves_script(games_two), seconds, connections),
+                ]
                 if spy is not None:
                     spy.wait(30)
-                if workers == 1:
-                    script = page_script(games)
-                    results.append(wrk("game page GET", server.url, script, seconds, connections))
-            finally:
+                all_rounds.append(results)
+        finally:
+            for server in servers:
                 server.stop()
-    return results
+    return all_rounds
+
+
+def summary(all_rounds: list[list[Result]]) -> None:
+    """Per step: the median over rounds of req/s, p50, p99, the share of the same round's
+    ceiling; the slowest request of all rounds."""
+    for index, label in enumerate((CEILING, MOVE_1, PAGE, MOVE_2)):
+        steps = [next(r for r in results if r.label == label) for results in all_rounds]
+        ceilings = [next(r for r in results if r.label == CEILING) for results in all_rounds]
+        shares = [step.rate / top.rate for step, top in zip(steps, ceilings, strict=True)]
+        line = (
+            f"{label:<24} {statistics.median(s.rate for s in steps):7,.0f} req/s, "
+            f"p50 {statistics.median(s.p50_ms for s in steps):6.1f} ms, "
+            f"p99 {statistics.median(s.p99_ms for s in steps):6.1f} ms, "
+            f"max {max(s.max_ms for s in steps):6.1f} ms, errors {sum(s.errors for s in steps)}"
+        )
+        if index:
+            line += f", {statistics.median(shares):4.0%} of the ceiling"
+            line += " (rounds: " + ", ".join(f"{share:.0%}" for share in shares) + ")"
+        print(line)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--seconds", type=float, default=5, help="per step and round")
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--connections", type=int, default=8, help="wrk -t and -c")
-    parser.add_argument("--smoke", action="store_true", help="about a second a step")
-    parser.add_argument("--profile", help="py-spy the 1-worker move step into this file")
+    parser.add_argument("--smoke", action="store_true", help="one round, a second a step")
+    parser.add_argument("--profile", help="py-spy the first 1-worker move step into this file")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/load.py needs wrk: apt-get install wrk (make bench does)")
-    seconds, connections = (1, 2) if args.smoke else (args.seconds, args.connections)
-    print(f"wrk -t{connections} -c{connections} -d{seconds:g}s, one fresh server per step")
-    results = run(seconds, connections, args.profile)
-    top = results[0].rate
-    for result in results:
-        print(result.line(None if result is results[0] else top))
-    if any(result.errors for result in results):
+    seconds, rounds, connections = (
+        (1, 1, 2) if args.smoke else (args.seconds, args.rounds, args.connections)
+    )
+    print(f"wrk -t{connections} -c{connections} -d{seconds:g}s per step, {rounds} rounds")
+    all_rounds = run(seconds, connections, rounds, args.profile)
+    summary(all_rounds)
+    if any(result.errors for results in all_rounds for result in results):
         sys.exit("errors under load")
 
 
