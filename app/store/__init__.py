@@ -95,6 +95,7 @@ class Database:
         self._write_turn = FairLock() if self.is_sqlite else nullcontext()
         self._queue: deque[_Work[Any]] = deque()
         self._queue_guard = threading.Lock()
+        self._leading = False
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -121,12 +122,23 @@ class Database:
         mine = _Work(work)
         with self._queue_guard:
             self._queue.append(mine)
-        with self._write_turn:  # the writer before us may have done our work already
-            if not mine.done:
-                with self._queue_guard:
-                    batch = list(self._queue)
-                    self._queue.clear()
+            leads = not self._leading
+            self._leading = True
+        if not leads:
+            # The writer committing now, or the next one, does our work; or hands us the
+            # lead: then our work is still in the queue.
+            mine.signal.wait()
+        if not mine.done:
+            with self._queue_guard:
+                batch = list(self._queue)
+                self._queue.clear()
+            with self._write_turn:  # other writes (Database.write) queue here too
                 self._commit_together(batch)
+            with self._queue_guard:
+                if self._queue:
+                    self._queue[0].signal.set()  # the first to come since leads next
+                else:
+                    self._leading = False
         return mine.outcome()
 
     def _commit_together(self, batch: list[_Work[Any]]) -> None:
@@ -144,6 +156,7 @@ class Database:
         finally:
             for item in batch:
                 item.done = True
+                item.signal.set()
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -157,6 +170,9 @@ class _Work(Generic[T]):
         self.result: T | None = None
         self.error: Exception | None = None
         self.done = False
+        self.signal = threading.Event()
+        """Set when the work is done (committed or failed), or when it is this writer's
+        turn to lead the next group."""
 
     def outcome(self) -> T:
         if self.error is not None:
