@@ -9,7 +9,8 @@ from fastapi import Depends, Request
 from app.store import Database
 
 
-def database(request: Request) -> Database:
+async def database(request: Request) -> Database:
+    # async: FastAPI runs a plain ``def`` dependency in a worker thread, a hop each request
     db: Database = request.app.state.db
     return db
 

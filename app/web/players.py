@@ -51,4 +51,9 @@ def see_other(
     return response
 
 
-PlayerDep = Annotated[str | None, Depends(current_player)]
+async def _cookie_player(request: Request) -> str | None:
+    # async: FastAPI runs a plain ``def`` dependency in a worker thread, a hop each request
+    return current_player(request)
+
+
+PlayerDep = Annotated[str | None, Depends(_cookie_player)]
