@@ -9,8 +9,7 @@ from fastapi import Depends, Request
 from app.store import Database
 
 
-async def database(request: Request) -> Database:
-    # async: FastAPI runs a plain ``def`` dependency in a worker thread, a hop each request
+def database(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
 

@@ -51,9 +51,4 @@ def see_other(
     return response
 
 
-async def _cookie_player(request: Request) -> str | None:
-    # async: FastAPI runs a plain ``def`` dependency in a worker thread, a hop each request
-    return current_player(request)
-
-
-PlayerDep = Annotated[str | None, Depends(_cookie_player)]
+PlayerDep = Annotated[str | None, Depends(current_player)]
