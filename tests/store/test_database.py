@@ -85,3 +85,32 @@ def test_writers_committed_together_fail_alone(db: Database) -> None:
     with db.read() as session:
         stored = set(session.scalars(text("SELECT id FROM players")))
     assert stored == {f"p{n}" for n in range(8) if n != 3}
+
+
+def test_when_the_group_commit_fails_no_writer_is_told_it_was_stored(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy.exc import OperationalError
+
+    from app.store import StorageError
+    from app.store.models import PlayerRecord
+
+    def disk_error(*args: object, **kwargs: object) -> None:
+        raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
+
+    from sqlalchemy.orm import SessionTransaction
+
+    monkeypatch.setattr(SessionTransaction, "commit", disk_error)
+
+    def add(session: Session) -> str:
+        session.add(PlayerRecord(id="lost", created_at=datetime.now(UTC)))
+        session.flush()
+        return "stored"
+
+    with pytest.raises(StorageError, match="disk I/O error"):
+        db.transact(add)
+    monkeypatch.undo()
+    with db.read() as session:
+        assert session.scalar(text("SELECT count(*) FROM players")) == 0
