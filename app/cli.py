@@ -81,18 +81,43 @@ def _parser() -> argparse.ArgumentParser:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.serving import TimedH11Protocol
+
     if not args.no_migrate:
         _migrate(args)
+    settings = get_settings()
+    proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
+    proxies = [address for address in proxies if address]
+    TimedH11Protocol.read_seconds = settings.request_read_seconds
+    _raise_open_files_limit(settings.max_connections)
     uvicorn.run(
         "app.main:app",
         host=args.host,
         port=args.port,
         workers=args.workers,
-        proxy_headers=True,
+        # Forwarded headers only from the proxies the operator names: anyone else could
+        # forge an address (to slip past the per-address limits, or to lock a victim out).
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+        limit_concurrency=settings.max_connections,
+        timeout_keep_alive=5,
+        http=TimedH11Protocol,
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
     return 0
+
+
+def _raise_open_files_limit(connections: int) -> None:
+    """Room for every connection served, plus the database, logs and solver pipes."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = 2 * connections + 256
+    if hard != resource.RLIM_INFINITY:
+        wanted = min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
 def _migrate(_: argparse.Namespace) -> int:

@@ -28,6 +28,30 @@ class Settings(BaseSettings):
     """Actions one player may post (``limits`` notation); a person never gets near it."""
     rate_limit_address: str = "1200/minute"
     """Actions one address may post, all players behind it together."""
+    rate_limit_search_player: str = "20/minute"
+    """Hints, "Still winnable?" and solutions one player may ask for."""
+    rate_limit_search_address: str = "120/minute"
+    rate_limit_new_game_player: str = "20/minute"
+    """New games one player may start."""
+    rate_limit_new_game_address: str = "60/minute"
+    rate_limit_storage: str = ""
+    """Where the rate limits count: empty for each process's memory, or a shared store the
+    ``limits`` library speaks (``redis://host:6379``, Redis or Valkey) for several servers."""
+    base_url: str = ""
+    """The site's own address (``https://solitaire.example``): absolute links are built
+    from it and requests for any other ``Host`` are refused. Empty: links use the request's
+    host, and redirects are relative either way."""
+    forwarded_allow_ips: str = ""
+    """Addresses of the reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed
+    (comma-separated, ``*`` for any). Empty: no proxy is trusted, the peer's address counts."""
+    max_connections: int = 1000
+    """Connections served at once by one server process; more are answered 503 at once."""
+    request_read_seconds: float = 10.0
+    """Time a client has to send a request's headers and body; a slower one is cut off."""
+    solver_workers: int = 1
+    """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
+    solver_queue: int = 4
+    """Different searches waiting or running at once; one more is told "busy, ask again"."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
 

@@ -13,7 +13,7 @@ import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from app.rules import rules_for
 from app.rules.history import Entry, effective, entry, positions, replay
@@ -24,8 +24,9 @@ from app.rules.protocol import (
     Position,
     Rules,
 )
-from app.solve import Verdict
-from app.solve.hint import Hint, check, hint, solution
+from app.solve import Answer, Verdict
+from app.solve.hint import Hint
+from app.solve.pool import Job, SolverBusy, pool
 from app.store import Conflict, Database, Session, queries
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
 from app.store.queries import AnyRow
@@ -210,40 +211,88 @@ def restart(
     )
 
 
+HINT_WAIT: Final = 2.5
+"""Seconds a hint waits for the solver (its search takes 0.9 s once it runs)."""
+CHECK_WAIT: Final = 1.0
+"""Seconds "Still winnable?" waits before answering with what is known so far."""
+SOLUTION_WAIT: Final = 3.0
+
+CheckVerdict = Literal["solved", "unsolvable", "unknown", "thinking"]
+"""A verdict, or ``thinking``: the search goes on, ask again for its answer."""
+
+
 def ask_hint(*, db: Database, game_id: str) -> tuple[Game, Hint]:
-    """The move to play next (never played for the player); the game counts the hint."""
+    """The move to play next (never played for the player); the game counts the hint.
+
+    Raises :class:`SolverBusy` when the solver cannot answer in time (nothing counted)."""
     game = load(db=db, game_id=game_id)
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint")
-    suggestion = hint(game.position)
+    suggestion = pool().ask(_job("hint", game), HINT_WAIT)
+    if not isinstance(suggestion, Hint):
+        raise SolverBusy
     with db.write() as session:
         record = _get(session, game_id)
         record.hints_used += 1
         return _view(record), suggestion
 
 
-def winnable(*, db: Database, game_id: str) -> tuple[Game, Verdict, int, int]:
-    """Can the game still be won from here? (Montana: can this round be cleared?)"""
+def winnable(*, db: Database, game_id: str) -> tuple[Game, CheckVerdict, int, int]:
+    """Can the game still be won from here? (Montana: can this round be cleared?)
+
+    Answers within about a second: ``thinking`` while the search goes on in the solver's
+    process; asking again later gets its answer."""
     game = load(db=db, game_id=game_id)
-    verdict, length, searched = check(game.position)
-    return game, verdict, length, searched
+    result = pool().ask(_job("answer", game), CHECK_WAIT)
+    if not isinstance(result, Answer):
+        return game, "thinking", 0, 0
+    return game, result.verdict, len(result.moves), result.positions
+
+
+def known_verdict(game: Game) -> tuple[Verdict, int, int] | None:
+    """The verdict already found for the game's current position (verdict, line length,
+    positions searched), or None; never searches. A player coming back to a position
+    sees it again."""
+    result = pool().known(_job("answer", game))
+    if not isinstance(result, Answer):
+        return None
+    return result.verdict, len(result.moves), result.positions
+
+
+def solution_known(*, db: Database, game_id: str) -> bool:
+    """Whether the solver's line from the game's position is at hand (no search needed)."""
+    return pool().known(_job("answer", load(db=db, game_id=game_id))) is not None
 
 
 def solution_steps(
-    *, db: Database, game_id: str
+    *, db: Database, game_id: str, counted: bool = True
 ) -> tuple[Game, Verdict, list[HistoryEntry], list[Position]]:
     """The solver's line from the current position, as steps to look at (nothing is played):
-    the verdict, the moves, and the position before the first and after each move."""
+    the verdict, the moves, and the position before the first and after each move.
+
+    Seeing a solution is help: the game counts it as a hint (``counted``: once per
+    opening; a game is always marked as helped once a solution was seen)."""
     game = load(db=db, game_id=game_id)
-    verdict, moves = solution(game.position)
+    result = pool().ask(_job("answer", game), SOLUTION_WAIT)
+    if not isinstance(result, Answer):
+        raise SolverBusy
+    if result.moves and not game.is_over and (counted or not game.hints_used):
+        with db.write() as session:
+            record = _get(session, game_id)
+            record.hints_used += 1
+            game = _view(record, game.position)
     positions = [game.position]
-    for notation in moves:
+    for notation in result.moves:
         positions.append(positions[-1].play(positions[-1].parse_action(notation)))
     entries = [
         HistoryEntry(ply, "move", notation, game.last_action_at)
-        for ply, notation in enumerate(moves, start=1)
+        for ply, notation in enumerate(result.moves, start=1)
     ]
-    return game, verdict, entries, positions
+    return game, result.verdict, entries, positions
+
+
+def _job(question: Literal["hint", "answer"], game: Game) -> Job:
+    return Job(question, game.kind, game.position.to_text())
 
 
 def load(*, db: Database, game_id: str) -> Game:

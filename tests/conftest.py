@@ -15,9 +15,15 @@ from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
 from tests.postgres import PostgresServer, binaries
+from tests.redis import RedisServer
+from tests.redis import binary as redis_binary
 
 SKIPPED_LANES: list[str] = []
-FAST = {"rate_limit_player": "100000/second", "rate_limit_address": "100000/second"}
+FAST = {
+    f"rate_limit_{cost}{who}": "100000/second"
+    for cost in ("", "search_", "new_game_")
+    for who in ("player", "address")
+}
 """Tests play far faster than people: the rate limits have tests of their own."""
 
 
@@ -53,6 +59,26 @@ def postgres() -> Iterator[PostgresServer | None]:
         yield None
         return
     yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str | None]:
+    """A shared rate-limit store (Redis or Valkey) for the session, or None (loudly)."""
+    path = redis_binary()
+    if path is None:
+        SKIPPED_LANES.append("shared rate limits: no redis-server (make test installs it)")
+        yield None
+        return
+    server = RedisServer(path)
+    try:
+        server.start()
+    except Exception as error:  # the lane is skipped, loudly, if the server cannot start
+        SKIPPED_LANES.append(f"shared rate limits: redis-server did not start: {error}")
+        server.stop()
+        yield None
+        return
+    yield server.url
     server.stop()
 
 

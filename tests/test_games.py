@@ -230,7 +230,7 @@ def test_nothing_to_undo_is_refused(db: Database, player: str) -> None:
 
 
 def test_a_game_begun_before_snapshots_undoes_by_replay(db: Database, player: str) -> None:
-    """Games stored before migration 0004 have no snapshots (``undo_top`` NULL)."""
+    """Games stored before migration 0005 have no snapshots (``undo_top`` NULL)."""
     from sqlalchemy import update
 
     from app.store.models import GameRecord, MoveRecord

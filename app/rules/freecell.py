@@ -161,17 +161,29 @@ def _rank_text(rank: int) -> str:
 def _check_shape(source: str, target: str, count: int | None, shown: str) -> None:
     """Raise :class:`InvalidMoveError` unless this is a FreeCell move on some board."""
     if source not in _SOURCES or target not in _TARGETS:
-        raise InvalidMoveError(f"not a FreeCell move: {shown} ({_MOVE_EXAMPLES})")
+        raise InvalidMoveError(
+            f"not a FreeCell move: {shown} ({_MOVE_EXAMPLES})", "freecell.not_a_move", text=shown
+        )
     if source == target:
-        raise InvalidMoveError(f"a card cannot move to where it is: {shown}")
+        raise InvalidMoveError(
+            f"a card cannot move to where it is: {shown}", "freecell.same_place", text=shown
+        )
     if source in _CELL_INDEX and target in _CELL_INDEX:
-        raise InvalidMoveError(f"free cell to free cell is not a move: {shown}")
+        raise InvalidMoveError(
+            f"free cell to free cell is not a move: {shown}", "freecell.cell_to_cell", text=shown
+        )
     if count is None or count == 1:
         return
     if count < 1:
-        raise InvalidMoveError(f"a move carries at least one card: {shown}")
+        raise InvalidMoveError(
+            f"a move carries at least one card: {shown}", "freecell.no_cards", text=shown
+        )
     if source not in _COLUMN_INDEX or target not in _COLUMN_INDEX:
-        raise InvalidMoveError(f"only a column-to-column move carries several cards: {shown}")
+        raise InvalidMoveError(
+            f"only a column-to-column move carries several cards: {shown}",
+            "freecell.several_only_columns",
+            text=shown,
+        )
 
 
 def _read_move(text: str) -> tuple[Source, Target, int | None]:
@@ -182,10 +194,18 @@ def _read_move(text: str) -> tuple[Source, Target, int | None]:
     if suffix:
         digits = suffix[1:]
         if suffix[0] != "v" or not digits or not _HEX_DIGITS.issuperset(digits):
-            raise InvalidMoveError(f"not a FreeCell move: {text!r} ({_MOVE_EXAMPLES})")
+            raise InvalidMoveError(
+                f"not a FreeCell move: {text!r} ({_MOVE_EXAMPLES})",
+                "freecell.not_a_move",
+                text=repr(text),
+            )
         count = int(digits, 16)
         if source not in _COLUMN_INDEX or target not in _COLUMN_INDEX:
-            raise InvalidMoveError(f"only a column-to-column move has a card count: {text!r}")
+            raise InvalidMoveError(
+                f"only a column-to-column move has a card count: {text!r}",
+                "freecell.several_only_columns",
+                text=repr(text),
+            )
     _check_shape(source, target, count, repr(text))
     return _SOURCES[source], _TARGETS[target], count
 
@@ -251,7 +271,11 @@ class FreeCellPosition:
             return column[-1] if column else None
         if source in _CELL_INDEX:
             return self.cells[_CELL_INDEX[source]]
-        raise InvalidMoveError(f"not a column or free cell: {source!r} (1 … 8 or a … d)")
+        raise InvalidMoveError(
+            f"not a column or free cell: {source!r} (1 … 8 or a … d)",
+            "freecell.not_a_place",
+            text=repr(source),
+        )
 
     def foundation_card(self, suit: Suit) -> Card | None:
         """The top card of ``suit``'s foundation, ``None`` while it is empty."""
@@ -324,7 +348,11 @@ class FreeCellPosition:
         elif source in _CELL_INDEX:
             self._cell_moves(_CELL_INDEX[source], moves)
         else:
-            raise InvalidMoveError(f"not a column or free cell: {source!r} (1 … 8 or a … d)")
+            raise InvalidMoveError(
+                f"not a column or free cell: {source!r} (1 … 8 or a … d)",
+                "freecell.not_a_place",
+                text=repr(source),
+            )
         return tuple(moves)
 
     def _column_moves(self, index: int, limits: tuple[int, int], moves: list[FreeCellMove]) -> None:
@@ -382,7 +410,9 @@ class FreeCellPosition:
         try:
             return self._resolve(source, target, count)
         except IllegalMoveError as error:
-            raise IllegalMoveError(f"illegal move {text!r}: {error}") from None
+            raise IllegalMoveError(
+                f"illegal move {text!r}: {error}", error.code, **error.params
+            ) from None
 
     def play(self, action: Action) -> FreeCellPosition:
         """The position after ``action``; raises :class:`IllegalMoveError` saying why not.
@@ -391,13 +421,19 @@ class FreeCellPosition:
         :meth:`parse_action` and :meth:`legal_moves` give it).
         """
         if not isinstance(action, FreeCellMove):
-            raise InvalidMoveError(f"not a FreeCell move: {action.notation!r}")
+            raise InvalidMoveError(
+                f"not a FreeCell move: {action.notation!r}",
+                "freecell.not_a_move",
+                text=repr(action.notation),
+            )
         source, target, count = action.source, action.target, action.count
         _check_shape(source, target, count, repr(action))
         try:
             self._resolve(source, target, count)
         except IllegalMoveError as error:
-            raise IllegalMoveError(f"illegal move {action.notation!r}: {error}") from None
+            raise IllegalMoveError(
+                f"illegal move {action.notation!r}: {error}", error.code, **error.params
+            ) from None
         return self._apply(source, target, count)
 
     def _resolve(self, source: Source, target: Target, count: int | None) -> FreeCellMove:
@@ -407,21 +443,31 @@ class FreeCellPosition:
         """
         card = self.card_at(source)
         if card is None:
-            place = "column" if source in _COLUMN_INDEX else "free cell"
-            raise IllegalMoveError(f"{place} {source} is empty")
+            if source in _COLUMN_INDEX:
+                raise IllegalMoveError(
+                    f"column {source} is empty", "freecell.empty_column", column=source
+                )
+            raise IllegalMoveError(
+                f"free cell {source} is empty", "freecell.empty_cell", cell=source
+            )
         if target == HOME:
             if not self.can_go_home(card):
-                raise IllegalMoveError(self._why_not_home(card))
+                raise self._why_not_home(card)
             return FreeCellMove(source, target)
         if target in _CELL_INDEX:
             occupant = self.cells[_CELL_INDEX[target]]
             if occupant is not None:
-                raise IllegalMoveError(f"free cell {target} is full: {occupant} is there")
+                raise IllegalMoveError(
+                    f"free cell {target} is full: {occupant} is there",
+                    "freecell.cell_full",
+                    cell=target,
+                    card=occupant,
+                )
             return FreeCellMove(source, target)
         cards = self.columns[_COLUMN_INDEX[target]]
         if source in _CELL_INDEX:
             if cards and not fits(card, cards[-1]):
-                raise IllegalMoveError(self._why_no_fit(card, cards[-1]))
+                raise self._why_no_fit(card, cards[-1])
             return FreeCellMove(source, target, to_empty=not cards)
         return self._resolve_run(source, target, count)
 
@@ -433,17 +479,27 @@ class FreeCellPosition:
             fitting = top.rank - column[-1].rank
             if not 0 < fitting <= run or not fits(column[-fitting], top):
                 if run == 1:
-                    raise IllegalMoveError(self._why_no_fit(column[-1], top))
+                    raise self._why_no_fit(column[-1], top)
                 names = " ".join(card.text for card in column[-run:])
                 raise IllegalMoveError(
                     f"no card of column {source}'s run {names} goes on {top}: "
-                    f"{self._wanted_on(top)}"
+                    f"{self._wanted_on(top)}",
+                    "freecell.run_does_not_fit",
+                    column=source,
+                    run=tuple(column[-run:]),
+                    onto=top,
                 )
             if count is not None and count != fitting:
                 raise IllegalMoveError(
                     f"{_plural(count, 'card')} from column {source} "
                     f"{'does' if count == 1 else 'do'} not fit on {top}: "
-                    f"only the run of {fitting} from {column[-fitting]} does"
+                    f"only the run of {fitting} from {column[-fitting]} does",
+                    "freecell.count_does_not_fit",
+                    count=count,
+                    column=source,
+                    onto=top,
+                    fitting=fitting,
+                    card=column[-fitting],
                 )
             count = fitting
         elif count is None:
@@ -451,24 +507,43 @@ class FreeCellPosition:
         elif count > run:
             raise IllegalMoveError(
                 f"column {source}'s run is {_plural(run, 'card')} long: "
-                f"{count} cards cannot move together"
+                f"{count} cards cannot move together",
+                "freecell.run_too_short",
+                column=source,
+                run=run,
+                count=count,
             )
         limit = self.max_run(to_empty=not cards)
         if count > limit:
-            raise IllegalMoveError(self._why_too_long(count, limit, target, to_empty=not cards))
+            raise self._why_too_long(count, limit, target, to_empty=not cards)
         return FreeCellMove(source, target, count, to_empty=not cards)
 
-    def _why_not_home(self, card: Card) -> str:
+    def _why_not_home(self, card: Card) -> IllegalMoveError:
         rank = self.foundations[_SUIT_INDEX[card.suit]]
-        return (
+        wanted = Card(rank + 1, card.suit)
+        return IllegalMoveError(
             f"{card} cannot go home yet: the {SUIT_NAMES[card.suit]} foundation takes "
-            f"{Card(rank + 1, card.suit)} next"
+            f"{wanted} next",
+            "freecell.not_home_yet",
+            card=card,
+            wanted=wanted,
         )
 
-    def _why_no_fit(self, card: Card, onto: Card) -> str:
+    def _why_no_fit(self, card: Card, onto: Card) -> IllegalMoveError:
         if card.rank == KING:
-            return f"{card} cannot go on {onto}: a king moves only into an empty column"
-        return f"{card} cannot go on {onto}: {self._wanted_on(onto)}"
+            return IllegalMoveError(
+                f"{card} cannot go on {onto}: a king moves only into an empty column",
+                "freecell.king_to_empty",
+                card=card,
+                onto=onto,
+            )
+        if onto.rank == 1:
+            code = "freecell.nothing_on_ace"
+        else:
+            code = "freecell.wrong_colour" if card.is_red == onto.is_red else "freecell.wrong_rank"
+        return IllegalMoveError(
+            f"{card} cannot go on {onto}: {self._wanted_on(onto)}", code, card=card, onto=onto
+        )
 
     @staticmethod
     def _wanted_on(onto: Card) -> str:
@@ -477,7 +552,9 @@ class FreeCellPosition:
         colour = "black" if onto.is_red else "red"
         return f"only a {colour} {RANK_NAMES[onto.rank - 1]} goes on {onto}"
 
-    def _why_too_long(self, count: int, limit: int, target: str, *, to_empty: bool) -> str:
+    def _why_too_long(
+        self, count: int, limit: int, target: str, *, to_empty: bool
+    ) -> IllegalMoveError:
         cells = _plural(self.empty_cells, "empty free cell")
         if to_empty:
             where = f"into empty column {target}"
@@ -485,9 +562,15 @@ class FreeCellPosition:
         else:
             where = f"onto column {target}"
             columns = _plural(self.empty_columns, "empty column")
-        return (
+        return IllegalMoveError(
             f"a run of {count} cards cannot move {where}: with {cells} and {columns} "
-            f"at most {_plural(limit, 'card')} {'moves' if limit == 1 else 'move'} at once"
+            f"at most {_plural(limit, 'card')} {'moves' if limit == 1 else 'move'} at once",
+            "freecell.run_too_long_empty" if to_empty else "freecell.run_too_long",
+            count=count,
+            limit=limit,
+            column=target,
+            free_cells=self.empty_cells,
+            empty_columns=self.empty_columns - 1 if to_empty else self.empty_columns,
         )
 
     def _apply(self, source: Source, target: Target, count: int) -> FreeCellPosition:

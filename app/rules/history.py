@@ -39,7 +39,7 @@ def effective(actions: Iterable[Entry]) -> list[Entry]:
             while stack and stack[-1][0] == "auto":
                 stack.pop()
             if not stack:
-                raise IllegalMoveError("nothing to undo")
+                raise IllegalMoveError("nothing to undo", "nothing_to_undo")
             stack.pop()
         elif kind != "resign":
             stack.append((kind, notation))
@@ -63,7 +63,7 @@ def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -
             while len(stack) > 1 and stack[-1][0] == "auto":
                 stack.pop()
             if len(stack) == 1:
-                raise IllegalMoveError("nothing to undo")
+                raise IllegalMoveError("nothing to undo", "nothing_to_undo")
             stack.pop()
         elif kind != "resign":
             position = stack[-1][1]

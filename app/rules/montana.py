@@ -77,9 +77,13 @@ def parse_cell(text: str) -> Cell:
     token = text.strip().upper()
     row, column = token[:1], token[1:]
     if row not in tuple(ROW_LETTERS) or not (column.isascii() and column.isdigit()):
-        raise InvalidMoveError(f"not a cell: {text!r} (cells are A1 … D13)")
+        raise InvalidMoveError(
+            f"not a cell: {text!r} (cells are A1 … D13)", "montana.not_a_cell", text=repr(text)
+        )
     if not 1 <= int(column) <= COLUMNS:
-        raise InvalidMoveError(f"not a cell: {text!r} (cells are A1 … D13)")
+        raise InvalidMoveError(
+            f"not a cell: {text!r} (cells are A1 … D13)", "montana.not_a_cell", text=repr(text)
+        )
     return ROW_LETTERS.index(row) * COLUMNS + int(column) - 1
 
 
@@ -99,13 +103,19 @@ class MontanaMove:
     def from_text(cls, text: str) -> MontanaMove:
         parts = text.split()
         if len(parts) != 2:
-            raise InvalidMoveError(f"not a Montana move: {text!r} (expected e.g. '8C B7')")
+            raise InvalidMoveError(
+                f"not a Montana move: {text!r} (expected e.g. '8C B7')",
+                "montana.not_a_move",
+                text=repr(text),
+            )
         try:
             card = Card.parse(parts[0])
         except InvalidCardError as error:
-            raise InvalidMoveError(str(error)) from None
+            raise InvalidMoveError(str(error), "not_a_card", text=repr(parts[0])) from None
         if card.rank == ACE:
-            raise InvalidMoveError(f"aces take no part in Montana: {text!r}")
+            raise InvalidMoveError(
+                f"aces take no part in Montana: {text!r}", "montana.no_aces", card=card
+            )
         return cls(card, parse_cell(parts[1]))
 
     def __str__(self) -> str:
@@ -224,7 +234,9 @@ class MontanaPosition:
             return self.redeal()
         if isinstance(action, MontanaMove):
             return self._move(action)
-        raise IllegalMoveError(f"not a Montana move: {action.notation!r}")
+        raise IllegalMoveError(
+            f"not a Montana move: {action.notation!r}", "montana.not_a_move", text=action.notation
+        )
 
     def _move(self, move: MontanaMove) -> MontanaPosition:
         self._check(move)
@@ -238,22 +250,45 @@ class MontanaPosition:
         target = cell_name(move.cell)
         card = move.card.text
         if self.cells[move.cell] is not None:
-            raise IllegalMoveError(f"{target} is not a gap: {self.cells[move.cell]} is there")
+            raise IllegalMoveError(
+                f"{target} is not a gap: {self.cells[move.cell]} is there",
+                "montana.not_a_gap",
+                cell=target,
+                card=self.cells[move.cell],
+            )
         if move.cell % COLUMNS == 0:
             if move.card.rank != 2:
-                raise IllegalMoveError(f"only a 2 may go to column 1, not {card}")
+                raise IllegalMoveError(
+                    f"only a 2 may go to column 1, not {card}", "montana.only_a_two", card=move.card
+                )
             if self.where(move.card) % COLUMNS == 0:
-                raise IllegalMoveError(f"{card} is already in column 1")
+                raise IllegalMoveError(
+                    f"{card} is already in column 1", "montana.already_first", card=move.card
+                )
             return
         left = self.cells[move.cell - 1]
         if left is None:
-            raise IllegalMoveError(f"{target} is dead until the gap to its left is filled")
+            raise IllegalMoveError(
+                f"{target} is dead until the gap to its left is filled",
+                "montana.dead_after_gap",
+                cell=target,
+            )
         if left.rank == KING:
-            raise IllegalMoveError(f"{target} is dead: nothing goes after a king")
+            raise IllegalMoveError(
+                f"{target} is dead: nothing goes after a king",
+                "montana.dead_after_king",
+                cell=target,
+                left=left,
+            )
         wanted = Card(left.rank + 1, left.suit)
         if move.card != wanted:
             raise IllegalMoveError(
-                f"{card} does not fit {target}: only {wanted} follows {left} there"
+                f"{card} does not fit {target}: only {wanted} follows {left} there",
+                "montana.wrong_card",
+                card=move.card,
+                cell=target,
+                wanted=wanted,
+                left=left,
             )
 
     def can_redeal(self) -> bool:
@@ -262,9 +297,9 @@ class MontanaPosition:
     def redeal(self) -> MontanaPosition:
         """Keep every sequence, shuffle the rest back with one gap after each sequence."""
         if self.is_won():
-            raise IllegalMoveError("the game is won: there is nothing to redeal")
+            raise IllegalMoveError("the game is won: there is nothing to redeal", "montana.won")
         if self.redeals_left <= 0:
-            raise IllegalMoveError("no redeals left")
+            raise IllegalMoveError("no redeals left", "montana.no_redeals")
         lengths = [self.sequence_length(row) for row in range(ROWS)]
         loose = sorted(
             (

@@ -23,11 +23,29 @@ ActionKind = Literal["move", "auto", "redeal", "undo", "resign"]
 Outcome = Literal["won", "lost"]
 
 
-class InvalidMoveError(ValueError):
+class RuleError(ValueError):
+    """A refusal with a ``code`` and its ``params``, so a reader can word it in any language.
+
+    ``str(error)`` is the English sentence (for the command line and logs); the web layer
+    words ``code`` with ``params`` through its catalogues. Params are cards, numbers and
+    notation (cells, places, move text), never words.
+
+    >>> error = IllegalMoveError("no redeals left", "montana.no_redeals")
+    >>> error.code, error.params, str(error)
+    ('montana.no_redeals', {}, 'no redeals left')
+    """
+
+    def __init__(self, message: str, code: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+
+class InvalidMoveError(RuleError):
     """Text that is not an action of this game at all (``'8X Z99'``)."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(RuleError):
     """A well-formed action that the rules do not allow in this position."""
 
 

@@ -193,3 +193,18 @@ def _remember_line(position: MontanaPosition, line: tuple[str, ...]) -> None:
         learned.append((position.to_text(), Hint(move, True)))
         position = position.play(position.parse_action(move))
     _LINES.put(learned)
+
+
+def answer_for(position: Position, budget_ms: int = CHECK_BUDGET_MS) -> Answer:
+    """The verdict and line for ``position`` (cached), as :func:`check` and
+    :func:`solution` read them."""
+    return _cached_answer(_kind(position), position.to_text(), budget_ms)
+
+
+def forget() -> None:
+    """Let go of every kept answer, line and search (the worker grew too large)."""
+    _cached_answer.cache_clear()
+    _cached_hint.cache_clear()
+    _LINES.trim(0)
+    _SEARCHES.trim(0)
+    _ASKED.trim(0)

@@ -13,9 +13,10 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -86,9 +87,11 @@ class Database:
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
             Path(self.url.database).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: Engine = create_engine(self.url, pool_pre_ping=not self.is_sqlite)
+        # Pre-ping: a connection the database dropped is replaced before use, not failed on.
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
         if self.is_sqlite:
             _configure_sqlite(self.engine)
+        _drop_broken_connections(self.engine)
         writer = self.engine.execution_options(immediate=True)
         self._reads = sessionmaker(self.engine, expire_on_commit=False)
         self._writes = sessionmaker(writer, expire_on_commit=False)
@@ -189,6 +192,24 @@ def _storage_errors() -> Iterator[None]:
         raise Conflict(str(error.orig)) from error
     except DBAPIError as error:
         raise StorageError(str(error.orig)) from error
+
+
+BROKEN_CONNECTION: Final = (
+    "readonly database",  # opened while the file was read-only: SQLite stays read-only
+    "disk i/o error",
+    "unable to open database file",
+    "database disk image is malformed",
+)
+"""SQLite errors after which a connection is not trusted again: it is closed, and every
+pooled connection with it, so the site recovers by itself once the fault has ended."""
+
+
+def _drop_broken_connections(engine: Engine) -> None:
+    @event.listens_for(engine, "handle_error")
+    def on_error(context: ExceptionContext) -> None:
+        message = str(context.original_exception).lower()
+        if context.dialect.name == "sqlite" and any(sign in message for sign in BROKEN_CONNECTION):
+            context.is_disconnect = True  # SQLAlchemy invalidates the pool
 
 
 def _configure_sqlite(engine: Engine) -> None:

@@ -131,3 +131,20 @@ class MoveRecord(Base):
     undo restores it without replaying the game. ``solitaire verify`` checks it."""
     below: Mapped[int | None] = mapped_column(Integer)
     """On a move or redeal: the game's ``undo_top`` before it, the next one undo reaches."""
+
+
+class TransferRecord(Base):
+    """A "move my games" link: single use, cancelled from My games, valid for a day.
+
+    Only a hash of the link's token is kept: the database alone cannot open it."""
+
+    __tablename__ = "transfers"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """SHA-256 of the token, in hex."""
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

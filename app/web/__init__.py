@@ -8,12 +8,13 @@ from itsdangerous import URLSafeSerializer
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import ROOT, Settings, get_settings, secret_key
+from app.solve import pool as solver_pool
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import games, home, players, stats
+from app.web.routes import games, home, players, rules, stats
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -32,17 +33,21 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.db = db or Database(settings.database_url)
     app.state.templates = make_templates()
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
-    app.state.throttle = Throttle(settings.rate_limit_player, settings.rate_limit_address)
+    app.state.throttle = Throttle(settings)
+    solver_pool.configure(settings.solver_workers, settings.solver_queue)
     app.include_router(home.router)
     app.include_router(language_router)
     app.include_router(players.router)
     app.include_router(games.router)
     app.include_router(stats.router)
+    app.include_router(rules.router)
     app.include_router(settings_routes.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZipMiddleware, minimum_size=1000, compresslevel=GZIP_LEVEL)
-    app.add_middleware(Language, pseudo=settings.pseudo_locale)
-    app.add_middleware(Security)
+    app.add_middleware(Security, base_url=settings.base_url)
     app.add_middleware(AccessLog)
+    # Outermost: every answer, refusals of the layers inside included, speaks the
+    # player's language.
+    app.add_middleware(Language, pseudo=settings.pseudo_locale)
     return app

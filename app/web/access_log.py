@@ -1,4 +1,4 @@
-"""The access log, with game ids cut to a short prefix: a game's URL is its key; and the
+r"""The access log, with game ids cut to a short prefix: a game's URL is its key; and the
 ``Server-Timing: app;dur=…`` header, the server's own time per request (the benchmarks
 read it).
 
@@ -8,6 +8,11 @@ Uvicorn's own access log prints whole paths, so the site runs with it off and lo
 '/games/mzSo…/actions'
 >>> redact("/players/join/eyJhbGciOi.abc")
 '/players/join/…'
+
+Control characters are escaped, so no path can start a line of its own in the log:
+
+>>> redact("/x\r\n127.0.0.1 \"GET /admin\" 200\x00")
+'/x\\r\\n127.0.0.1 \\"GET /admin\\" 200\\x00'
 """
 
 from __future__ import annotations
@@ -25,8 +30,18 @@ GAME_ID: Final = re.compile(r"(/games/[A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
 TOKEN: Final = re.compile(r"(/players/join/)[^/?]+")
 
 
+UNSAFE: Final = re.compile(r'[\x00-\x1f\x7f"\\]')
+
+
 def redact(path: str) -> str:
-    return TOKEN.sub(r"\1…", GAME_ID.sub(r"\1…", path))
+    return UNSAFE.sub(_escape, TOKEN.sub(r"\1…", GAME_ID.sub(r"\1…", path)))
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return {"\r": "\\r", "\n": "\\n", "\t": "\\t", '"': '\\"', "\\": "\\\\"}.get(
+        char, f"\\x{ord(char):02x}"
+    )
 
 
 class AccessLog:
@@ -55,7 +70,7 @@ class AccessLog:
             client = scope.get("client")
             logger.info(
                 '%s "%s %s" %d %.1fms',
-                client[0] if client else "-",
+                UNSAFE.sub(_escape, client[0]) if client else "-",
                 scope["method"],
                 redact(scope["path"]),
                 status,

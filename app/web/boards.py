@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from app.rules.cards import SUIT_NAMES, SUIT_SYMBOLS, Card, Suit
+from app.i18n import gettext as _
+from app.rules.cards import SUIT_SYMBOLS, Card, Suit
 from app.rules.freecell import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
 from app.rules.montana import COLUMNS, ROWS, MontanaMove, MontanaPosition, cell_name, parse_cell
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
+from app.web.words import card_name, suit_name
 
 FOUNDATION_SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
 """The foundations' order on screen, left to right."""
@@ -74,17 +76,28 @@ def montana_board(
         name = cell_name(index)
         if card is None:
             cells.append(_gap(position, index, name, playable, picked))
-        elif card in candidates:
-            label = f"{card.label}, put it in {name_of(picked)}"
+            continue
+        # A board to play says where each card is; a replay's board is looked at only.
+        where = card_name(card)
+        if playable:
+            where = _("%(card)s, row %(row)s, column %(col)s") % {
+                "card": where,
+                "row": name[0],
+                "col": name[1:],
+            }
+        if card in candidates:
+            label = _("%(card)s: put it in %(cell)s") % {"card": where, "cell": name_of(picked)}
             cells.append(MontanaCell(name, card, "candidate", label, candidates[card].notation))
         elif position.in_place(index):
-            cells.append(MontanaCell(name, card, "in-place", f"{card.label}, in place"))
+            cells.append(
+                MontanaCell(name, card, "in-place", _("%(card)s, in place") % {"card": where})
+            )
         elif card in first_move:
             move = first_move[card]
-            label = f"{card.label}, move to {cell_name(move.cell)}"
+            label = _("%(card)s: move to %(cell)s") % {"card": where, "cell": cell_name(move.cell)}
             cells.append(MontanaCell(name, card, "movable", label, move.notation))
         else:
-            cells.append(MontanaCell(name, card, "idle", card.label))
+            cells.append(MontanaCell(name, card, "idle", where))
     rows = tuple(tuple(cells[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS))
     return MontanaBoard(
         rows=rows,
@@ -103,21 +116,32 @@ def _gap(
     position: MontanaPosition, index: int, name: str, playable: bool, picked: int | None
 ) -> MontanaCell:
     moves = position.moves_to(index)
+    place = {"row": name[0], "col": name[1:]}
     if index % COLUMNS == 0:
         if index == picked:
-            return MontanaCell(name, None, "picked", f"gap {name}: choose a 2", wants="2")
+            label = _("gap, row %(row)s, column %(col)s: choose a 2") % place
+            return MontanaCell(name, None, "picked", label, wants="2")
         if len(moves) == 1 or not playable:
             move = moves[0]
-            label = f"gap {name}: wants {move.card.label}"
+            label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
+                **place,
+                "card": card_name(move.card),
+            }
             action = move.notation if playable else None
             return MontanaCell(name, None, "open", label, action, wants=move.card.symbol)
-        return MontanaCell(name, None, "choose", f"gap {name}: wants a 2", pick=name, wants="2")
+        label = _("gap, row %(row)s, column %(col)s: wants a 2") % place
+        return MontanaCell(name, None, "choose", label, pick=name, wants="2")
     wanted = position.wanted(index)
     if wanted is None:
-        left = position.cells[index - 1]
-        why = "after a king" if left is not None else "after a gap"
-        return MontanaCell(name, None, "dead", f"gap {name}: dead, {why}")
-    label = f"gap {name}: wants {wanted.label}"
+        if position.cells[index - 1] is not None:
+            label = _("gap, row %(row)s, column %(col)s: dead, after a king") % place
+        else:
+            label = _("gap, row %(row)s, column %(col)s: dead, after a gap") % place
+        return MontanaCell(name, None, "dead", label)
+    label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
+        **place,
+        "card": card_name(wanted),
+    }
     action = moves[0].notation if playable else None
     return MontanaCell(name, None, "open", label, action, wants=wanted.symbol)
 
@@ -206,8 +230,8 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
     to what was picked up; free cells and home take a single card.
     """
     source, count = selection.source, selection.count
-    if target == source:
-        return None
+    if target == source or (source in CELL_NAMES and target in CELL_NAMES):
+        return None  # a free cell's card moving to another free cell is no move
     if target in COLUMN_NAMES and not position.columns[COLUMN_NAMES.index(target)]:
         count = min(count, position.max_run(to_empty=True))
         text = f"{source}{target}" + (f"v{count:x}" if count > 1 else "")
@@ -219,7 +243,7 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         text = f"{source}{target}"
     try:
         return position.parse_action(text).notation
-    except IllegalMoveError:
+    except (IllegalMoveError, InvalidMoveError):
         return None
 
 
@@ -251,10 +275,13 @@ def freecell_board(
             count = len(cards) - depth
             movable = count <= run
             chosen = bool(selection and selection.source == name and count <= selection.count)
+            where = _("%(card)s, column %(col)s") % {"card": card_name(card), "col": name}
+            if count == 1:
+                where = _("%(card)s, bottom card") % {"card": where}
             views.append(
                 FreeCellCardView(
                     card,
-                    card.label + (", selected" if chosen else ""),
+                    _("%(card)s, selected") % {"card": where} if chosen else where,
                     select=f"{name}:{count}" if movable else None,
                     selected=chosen,
                     source=name if movable else "",
@@ -263,12 +290,18 @@ def freecell_board(
                 )
             )
         quick, home = quick_and_home(name)
-        exposed = f", {cards[-1].label} at the bottom" if cards else ", empty"
+        if cards:
+            label = _("column %(col)s, %(card)s at the bottom") % {
+                "col": name,
+                "card": card_name(cards[-1]),
+            }
+        else:
+            label = _("column %(col)s, empty") % {"col": name}
         columns.append(
             FreeCellPlace(
                 name,
                 name,
-                f"column {name}{exposed}",
+                label,
                 tuple(views),
                 action=action,
                 select=name if run and not selection else None,
@@ -280,18 +313,24 @@ def freecell_board(
     for slot, occupant in zip(CELL_NAMES, position.cells, strict=True):
         chosen = bool(selection and selection.source == slot)
         held: tuple[FreeCellCardView, ...] = ()
-        if occupant is not None and playable:
-            label = occupant.label + (", selected" if chosen else "")
-            held = (FreeCellCardView(occupant, label, slot, chosen, slot, 1, slot),)
-        elif occupant is not None:
-            held = (FreeCellCardView(occupant, occupant.label),)
+        if occupant is not None:
+            where = _("%(card)s, free cell %(cell)s") % {"card": card_name(occupant), "cell": slot}
+            label = _("%(card)s, selected") % {"card": where} if chosen else where
+            view = FreeCellCardView(occupant, label, slot, chosen, slot, 1, slot)
+            held = (view if playable else FreeCellCardView(occupant, where),)
         quick, home = quick_and_home(slot)
-        what = occupant.label if occupant else "empty"
+        if occupant is not None:
+            cell_label = _("free cell %(cell)s, %(card)s") % {
+                "cell": slot,
+                "card": card_name(occupant),
+            }
+        else:
+            cell_label = _("free cell %(cell)s, empty") % {"cell": slot}
         cells.append(
             FreeCellPlace(
                 slot,
                 slot,
-                f"free cell {slot}, {what}",
+                cell_label,
                 held,
                 action=action_to(slot),
                 select=slot if occupant and playable and not selection else None,
@@ -303,13 +342,19 @@ def freecell_board(
     foundations = []
     for suit in FOUNDATION_SUITS:
         top = position.foundation_card(suit)
-        what = f"up to {top.label}" if top else "empty"
+        if top:
+            label = _("%(suit)s foundation, up to %(card)s") % {
+                "suit": suit_name(suit),
+                "card": card_name(top),
+            }
+        else:
+            label = _("%(suit)s foundation, empty") % {"suit": suit_name(suit)}
         foundations.append(
             FreeCellPlace(
                 suit,
                 HOME,
-                f"{SUIT_NAMES[suit]} foundation, {what}",
-                (FreeCellCardView(top, top.label),) if top else (),
+                label,
+                (FreeCellCardView(top, card_name(top)),) if top else (),
                 action=home_action,
                 placeholder=SUIT_SYMBOLS[suit],
             )

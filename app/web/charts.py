@@ -2,14 +2,22 @@
 
 Every chart is drawn in a 600 × 260 box (the SVG scales to its container) with the plot
 area inside fixed margins; axes carry ticks and labels, and a sentence describes the data
-for screen readers.
+for screen readers. Every word is a message and every number is formatted for the active
+language; in a right-to-left language the chart is mirrored (time runs from right to left
+and the value axis stands on the right), as a reader of that language reads it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Final
 
+from babel.dates import format_date
+
+from app import i18n
+from app.i18n import gettext as _
+from app.i18n import ngettext
 from app.stats import Charts
 
 WIDTH: Final = 600
@@ -50,7 +58,7 @@ class Chart:
     """Points drawn as dots too, when there are few of them."""
     bars: list[Bar] = field(default_factory=list)
     empty: bool = False
-    empty_text: str = "No games to draw yet."
+    empty_text: str = ""
 
     width: int = WIDTH
     height: int = HEIGHT
@@ -58,6 +66,11 @@ class Chart:
     top: int = TOP
     right_edge: int = WIDTH - RIGHT
     bottom_edge: int = HEIGHT - BOTTOM
+    value_axis: float = LEFT
+    """Where the value axis stands: the left edge of the plot, the right one in RTL."""
+    value_anchor: str = "end"
+    """How its tick labels align against it."""
+    value_label_x: float = 12
 
 
 def _y(value: float, top: float) -> float:
@@ -73,7 +86,40 @@ def _nice_top(value: int) -> int:
 
 def _count_ticks(top: int) -> list[Tick]:
     step = max(1, top // 4)
-    return [Tick(_y(v, top), str(v)) for v in range(0, top + 1, step)]
+    return [Tick(_y(v, top), i18n.number(v)) for v in range(0, top + 1, step)]
+
+
+def mirrored(chart: Chart) -> Chart:
+    """The chart as a right-to-left reader reads it: x runs from the right."""
+
+    def flip(x: float) -> float:
+        return WIDTH - x
+
+    points = [(flip(x), y) for x, y in chart.dots]
+    line = " ".join(
+        f"{flip(float(x)):.1f},{y}" for x, y in (pair.split(",") for pair in chart.line.split())
+    )
+    return replace(
+        chart,
+        x_ticks=[Tick(flip(tick.at), tick.label) for tick in chart.x_ticks],
+        bars=[replace(bar, x=flip(bar.x) - bar.width) for bar in chart.bars],
+        dots=points,
+        line=line,
+        left=RIGHT,
+        right_edge=WIDTH - LEFT,
+        value_axis=WIDTH - LEFT,
+        value_anchor="start",
+        value_label_x=WIDTH - 12,
+    )
+
+
+def for_reader(chart: Chart) -> Chart:
+    """The chart as the active language reads it."""
+    return mirrored(chart) if i18n.direction() == "rtl" else chart
+
+
+def _day(iso: str, pattern: str = "d MMM") -> str:
+    return format_date(date.fromisoformat(iso), pattern, locale=i18n.babel_locale())
 
 
 def win_rate_chart(charts: Charts) -> Chart:
@@ -86,24 +132,39 @@ def win_rate_chart(charts: Charts) -> Chart:
         x = LEFT + (PLOT_W * (index - 1) / (n - 1) if n > 1 else PLOT_W / 2)
         points.append((x, _y(100 * wins / index, 100)))
     x_ticks = [
-        Tick(LEFT + (PLOT_W * (i - 1) / (n - 1) if n > 1 else PLOT_W / 2), str(i))
+        Tick(LEFT + (PLOT_W * (i - 1) / (n - 1) if n > 1 else PLOT_W / 2), i18n.number(i))
         for i in sorted({1, *range(10, n + 1, 10), n})
         if n and i <= n
     ]
-    final = f"{100 * wins / n:.0f} %" if n else "no games yet"
-    games = "game" if n == 1 else f"{n} games"
-    finished = "finished game" if n == 1 else f"{n} finished games"
-    return Chart(
-        id="win-rate",
-        title=f"Win percentage over the last {games}" if n else "Win percentage",
-        description=f"Running win percentage over the last {finished}, ending at {final}.",
-        x_label="game",
-        y_label="% won",
-        x_ticks=x_ticks,
-        y_ticks=[Tick(_y(v, 100), f"{v}") for v in (0, 25, 50, 75, 100)],
-        line=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-        dots=points if n <= 30 else [],
-        empty=n == 0,
+    values = {"num": i18n.number(n), "final": i18n.percent(wins / n if n else 0)}
+    return for_reader(
+        Chart(
+            id="win-rate",
+            title=(
+                ngettext(
+                    "Win percentage over the last game",
+                    "Win percentage over the last %(num)s games",
+                    n,
+                )
+                % values
+                if n
+                else _("Win percentage")
+            ),
+            description=ngettext(
+                "Running win percentage over the last finished game, ending at %(final)s.",
+                "Running win percentage over the last %(num)s finished games, ending at %(final)s.",
+                n,
+            )
+            % values,
+            x_label=_("game"),
+            y_label=_("% won"),
+            x_ticks=x_ticks,
+            y_ticks=[Tick(_y(v, 100), i18n.percent(v / 100)) for v in (0, 25, 50, 75, 100)],
+            line=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+            dots=points if n <= 30 else [],
+            empty=n == 0,
+            empty_text=_("No games to draw yet."),
+        )
     )
 
 
@@ -118,22 +179,32 @@ def win_time_chart(charts: Charts) -> Chart:
             slot * 0.76,
             TOP + PLOT_H - _y(count, top),
             "bar-win",
-            f"{label} min: {count} wins",
+            ngettext("%(minutes)s min: %(num)s win", "%(minutes)s min: %(num)s wins", count)
+            % {"minutes": label, "num": i18n.number(count)},
         )
         for i, (label, count) in enumerate(bins)
     ]
-    total = sum(count for _, count in bins)
-    return Chart(
-        id="win-times",
-        title="Winning times",
-        description=f"How long {total} wins took, in minutes of play.",
-        x_label="minutes",
-        y_label="wins",
-        x_ticks=[Tick(LEFT + (i + 0.5) * slot, label) for i, (label, _) in enumerate(bins)],
-        y_ticks=_count_ticks(top),
-        bars=bars,
-        empty=total == 0,
-        empty_text="No wins yet.",
+    total = sum(count for _label, count in bins)
+    return for_reader(
+        Chart(
+            id="win-times",
+            title=_("Winning times"),
+            description=ngettext(
+                "How long %(num)s win took, in minutes of play.",
+                "How long %(num)s wins took, in minutes of play.",
+                total,
+            )
+            % {"num": i18n.number(total)},
+            x_label=_("minutes"),
+            y_label=_("wins"),
+            x_ticks=[
+                Tick(LEFT + (i + 0.5) * slot, label) for i, (label, _count) in enumerate(bins)
+            ],
+            y_ticks=_count_ticks(top),
+            bars=bars,
+            empty=total == 0,
+            empty_text=_("No wins yet."),
+        )
     )
 
 
@@ -145,26 +216,40 @@ def daily_chart(charts: Charts) -> Chart:
     for i, (day, won, lost) in enumerate(days):
         x = LEFT + i * slot + slot * 0.15
         won_top = _y(won, top)
-        bars.append(
-            Bar(x, won_top, slot * 0.7, TOP + PLOT_H - won_top, "bar-win", f"{day}: {won} won")
-        )
+        shown = {"day": _day(day, "medium"), "num": i18n.number(won)}
+        title = ngettext("%(day)s: %(num)s won", "%(day)s: %(num)s won", won) % shown
+        bars.append(Bar(x, won_top, slot * 0.7, TOP + PLOT_H - won_top, "bar-win", title))
         lost_top = _y(won + lost, top)
-        bars.append(
-            Bar(x, lost_top, slot * 0.7, won_top - lost_top, "bar-loss", f"{day}: {lost} lost")
-        )
+        shown = {"day": _day(day, "medium"), "num": i18n.number(lost)}
+        title = ngettext("%(day)s: %(num)s lost", "%(day)s: %(num)s lost", lost) % shown
+        bars.append(Bar(x, lost_top, slot * 0.7, won_top - lost_top, "bar-loss", title))
     x_ticks = [
-        Tick(LEFT + (i + 0.5) * slot, day[5:]) for i, (day, _, _) in enumerate(days) if i % 5 == 4
+        Tick(LEFT + (i + 0.5) * slot, _day(day))
+        for i, (day, _won, _lost) in enumerate(days)
+        if i % 5 == 4
     ]
-    won = sum(w for _, w, _ in days)
-    lost = sum(lost for _, _, lost in days)
-    return Chart(
-        id="per-day",
-        title=f"Results per day, last {len(days)} days",
-        description=f"{won} won and {lost} lost over the last {len(days)} days (UTC).",
-        x_label="day",
-        y_label="games",
-        x_ticks=x_ticks,
-        y_ticks=_count_ticks(top),
-        bars=bars,
-        empty=won + lost == 0,
+    won = sum(entry[1] for entry in days)
+    lost = sum(entry[2] for entry in days)
+    shown = {"won": i18n.number(won), "lost": i18n.number(lost), "num": i18n.number(len(days))}
+    return for_reader(
+        Chart(
+            id="per-day",
+            title=ngettext(
+                "Results per day, last %(num)s day", "Results per day, last %(num)s days", len(days)
+            )
+            % shown,
+            description=ngettext(
+                "%(won)s won and %(lost)s lost over the last %(num)s day (UTC).",
+                "%(won)s won and %(lost)s lost over the last %(num)s days (UTC).",
+                len(days),
+            )
+            % shown,
+            x_label=_("day"),
+            y_label=_("games"),
+            x_ticks=x_ticks,
+            y_ticks=_count_ticks(top),
+            bars=bars,
+            empty=won + lost == 0,
+            empty_text=_("No games to draw yet."),
+        )
     )

@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from app import games
+from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
+from app.solve.pool import SolverBusy
 from app.store import StorageError
 from app.web.htmx import is_htmx
-from app.web.pages import render, render_game
-from app.web.throttle import TooManyRequests
+from app.web.pages import render, render_game, stale_message
+from app.web.throttle import Cost, TooManyRequests
+
+
+def _too_many(cost: Cost) -> str:
+    if cost == "search":
+        return _("That was a lot of questions to the solver at once: ask again in a moment.")
+    if cost == "new_game":
+        return _("That was a lot of new games at once: wait a moment, then start one.")
+    return _("That was a lot of moves at once: wait a moment, then carry on.")
 
 
 class FormError(ValueError):
@@ -27,29 +38,49 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(games.StaleVersion)
     async def stale(request: Request, error: games.StaleVersion) -> Response:
-        message = "This game moved on in another tab or device: here is where it stands now."
-        return render_game(request, error.game, status_code=409, message=message)
+        if is_page_form(request):
+            return back_to_game(request, error.game.id, stale="1")
+        return render_game(request, error.game, status_code=409, message=stale_message())
 
     async def refused(request: Request, error: Exception) -> Response:
         game_id = request.path_params.get("game_id")
         if game_id is None:
             return render_error(request, 422, title="Cannot do that", message=str(error))
+        if is_page_form(request):
+            action = request.query_params.get("action") or await _posted_action(request)
+            return back_to_game(request, game_id, refused=action[:32])
         game = games.load(db=request.app.state.db, game_id=game_id)
-        return render_game(request, game, status_code=422, message=_sentence(str(error)))
+        return render_game(
+            request,
+            game,
+            status_code=422,
+            message=_sentence(str(error)),
+            pick=await _still_held(request),
+        )
 
     for error_class in (IllegalMoveError, InvalidMoveError, FormError, games.UnknownGameKind):
         app.add_exception_handler(error_class, refused)
 
     @app.exception_handler(TooManyRequests)
     async def too_many(request: Request, error: TooManyRequests) -> Response:
-        message = "That was a lot of moves at once: wait a moment, then carry on."
+        return await run_in_threadpool(
+            _slow_down, request, _too_many(error.cost), error.retry_after
+        )
+
+    @app.exception_handler(SolverBusy)
+    async def solver_busy(request: Request, error: SolverBusy) -> Response:
+        message = _("The solver is busy with other games: ask again in a moment.")
+        return await run_in_threadpool(_slow_down, request, message, 2)
+
+    def _slow_down(request: Request, message: str, retry_after: int) -> Response:
+        # In a worker thread: under a flood of refusals the event loop must stay free.
         game_id = request.path_params.get("game_id")
         if game_id is None:
             response = render_error(request, 429, "Slow down a little", message)
         else:
             game = games.load(db=request.app.state.db, game_id=game_id)
             response = render_game(request, game, status_code=429, message=message)
-        response.headers["Retry-After"] = str(error.retry_after)
+        response.headers["Retry-After"] = str(retry_after)
         return response
 
     @app.exception_handler(StorageError)
@@ -78,6 +109,44 @@ def install(app: FastAPI) -> None:
         titles = {404: "Page not found", 405: "Method not allowed"}
         title = titles.get(error.status_code, "Something went wrong")
         return render_error(request, error.status_code, title=title, message=error.detail)
+
+
+def is_page_form(request: Request) -> bool:
+    """A form a browser posted without JavaScript, as a page (``Sec-Fetch-Mode: navigate``).
+
+    Its answer is a redirect back to the game (Post/Redirect/Get), so the browser never
+    stays on the form's address where a reload would post it again. Other clients keep
+    the plain status codes.
+    """
+    return (
+        request.method == "POST"
+        and not is_htmx(request)
+        and request.headers.get("Sec-Fetch-Mode") == "navigate"
+    )
+
+
+def back_to_game(request: Request, game_id: str, **params: str) -> Response:
+    url = request.url_for("game_page", game_id=game_id).include_query_params(**params)
+    return RedirectResponse(url, status_code=303)
+
+
+async def _still_held(request: Request) -> str | None:
+    """The cards the player held when a move of theirs was refused (FreeCell: ``'5:2'``),
+    so they still hold them while they read why."""
+    if request.method != "POST":
+        return None
+    form = await request.form()
+    action, held = form.get("action"), form.get("held")
+    if not isinstance(action, str) or not isinstance(held, str) or not held.isdecimal():
+        return None
+    source = action.strip()[:1]
+    return f"{source}:{held}" if source.isdigit() else source or None
+
+
+async def _posted_action(request: Request) -> str:
+    form = await request.form()
+    action = form.get("action")
+    return action if isinstance(action, str) else ""
 
 
 def render_error(request: Request, status: int, title: str, message: object) -> Response:

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+import threading
+from collections import OrderedDict
+from typing import Any, Final
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import games
 from app.games import Game
+from app.i18n import gettext as _
+from app.i18n import isolate, ngettext
 from app.rules.freecell import FreeCellMove, FreeCellPosition
 from app.rules.montana import MontanaMove, MontanaPosition, cell_name
 from app.rules.protocol import Position
 from app.web.boards import freecell_board, montana_board
 from app.web.htmx import is_htmx
 from app.web.players import current_player
-from app.web.words import describe
+from app.web.templating import clock
+from app.web.words import describe, sentence
 
 
 def render(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
@@ -52,17 +57,125 @@ def render_game(
     message: str | None = None,
     pick: str | None = None,
     hint: str | None = None,
+    said: str | None = None,
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise.
 
     ``hint`` is a move to point at (its card and its place light up), never played.
+    ``said`` is what the action did, in words: with ``message`` it is what the page's one
+    live region (outside ``#game``, updated out of band) announces.
     """
-    template = "_game.html" if is_htmx(request) else "game.html"
+    fragment = is_htmx(request)
+    template = "_game.html" if fragment else "game.html"
     board = board_for(request, game, pick)
+    if message is None and said is None and not pick and not game.is_over:
+        message = remembered_verdict(game)
     hinted = hinted_places(game.position, hint) if hint and not game.is_over else frozenset()
-    return render(
-        request, template, status_code, game=game, board=board, message=message, hinted=hinted
+    announcement = " ".join(part for part in (said, message) if part)
+    response = render(
+        request,
+        template,
+        status_code,
+        game=game,
+        board=board,
+        message=message,
+        hinted=hinted,
+        announcement=announcement,
+        fragment=fragment,
     )
+    # A game moves on: Back and Forward must never show an old board from a cache (the
+    # browser's back/forward cache keeps no page that says no-store).
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+VERDICTS_KEPT: Final = 1024
+_verdicts: OrderedDict[tuple[str, str], str] = OrderedDict()
+_verdicts_lock = threading.Lock()
+
+
+def remember_verdict(game: Game, words: str) -> None:
+    """Keep a "still winnable?" answer with its position (this process, newest 1024), so
+    it is shown again whenever the game comes back to that position."""
+    key = (game.kind, game.position.to_text())
+    with _verdicts_lock:
+        _verdicts[key] = words
+        _verdicts.move_to_end(key)
+        while len(_verdicts) > VERDICTS_KEPT:
+            _verdicts.popitem(last=False)
+
+
+def remembered_verdict(game: Game) -> str | None:
+    with _verdicts_lock:
+        return _verdicts.get((game.kind, game.position.to_text()))
+
+
+def stale_message() -> str:
+    return _("This game moved on in another tab or device: here is where it stands now.")
+
+
+def standing(game: Game) -> str:
+    """Where the game stands, in a sentence: cards in place (Montana), cards left, the end."""
+    if game.status == "won":
+        return _("You won %(name)s #%(deal)s in %(time)s!") % {
+            "name": game.rules.name,
+            "deal": isolate(game.deal),
+            "time": isolate(clock(game.play_ms)),
+        }
+    if game.resigned:
+        return _("You gave up.")
+    if game.status == "lost":
+        return _("No moves left: game over.")
+    if game.kind == "montana":
+        score = game.score or 0
+        return ngettext("%(num)s card in place.", "%(num)s cards in place.", score) % {"num": score}
+    return ngettext("%(num)s card left.", "%(num)s cards left.", game.cards_left) % {
+        "num": game.cards_left
+    }
+
+
+def said_after(before: Game, after: Game, action: str) -> str:
+    """What an action did, then where the game stands: "8♣ to B7. 14 cards in place." """
+    text = " ".join(action.split()).lower()
+    added = after.version - before.version
+    if text == "undo":
+        words = _("Move undone.")
+    elif text == "resign":
+        words = ""
+    elif text == "all-home":
+        words = ngettext("%(num)s card went home.", "%(num)s cards went home.", added) % {
+            "num": added
+        }
+    else:
+        move = before.position.parse_action(action)
+        played = before.position.play(move)
+        words = sentence(describe("move", move.notation, before.position, played))
+        if added > 1:
+            autos = added - 1
+            words += " " + ngettext(
+                "%(num)s card went home by itself.", "%(num)s cards went home by themselves.", autos
+            ) % {"num": autos}
+    return " ".join(part for part in (words, standing(after)) if part)
+
+
+def moved_count(position: Position, action: str) -> int:
+    """How many cards ``action`` moves (1 for anything that is not a FreeCell run)."""
+    try:
+        move = position.parse_action(action)
+    except ValueError:
+        return 1
+    return move.count if isinstance(move, FreeCellMove) else 1
+
+
+def fewer_words(moved: int, held: int) -> str:
+    """The player picked up ``held`` cards and only ``moved`` went: say so."""
+    return ngettext(
+        "Only %(num)s of the %(held)s cards you picked up could move there at once "
+        "(free cells and empty columns limit a run).",
+        "Only %(num)s of the %(held)s cards you picked up could move there at once "
+        "(free cells and empty columns limit a run).",
+        moved,
+    ) % {"num": moved, "held": held}
 
 
 def hinted_places(position: Position, notation: str) -> frozenset[str]:
@@ -83,30 +196,65 @@ def hinted_places(position: Position, notation: str) -> frozenset[str]:
 def describe_hint(position: Position, notation: str | None, sure: bool) -> str:
     """The hint in words, for the message line."""
     if notation is None:
-        return "No move helps from here."
+        return _("No move helps from here.")
     after = position.play(position.parse_action(notation))
     words = describe("move", notation, position, after)
     if sure:
-        return f"Hint: {words}."
+        return _("Hint: %(move)s.") % {"move": words}
     if isinstance(position, MontanaPosition):  # its search waits to be carried on
-        return f"Still thinking: the best move found so far is {words}. Ask again to think on."
-    return f"Still thinking: the best move found so far is {words}."
+        return _(
+            "Still thinking: the best move found so far is %(move)s. Ask again to think on."
+        ) % {"move": words}
+    return _("Still thinking: the best move found so far is %(move)s.") % {"move": words}
 
 
 def verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
-    """The answer to "can this still be won?" in words."""
+    """The answer to "can this still be won?" in words (a sure answer is remembered)."""
+    words = _verdict_words(game, verdict, length, searched)
+    if verdict in ("solved", "unsolvable"):
+        remember_verdict(game, words)
+    return words
+
+
+def _verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
+    if verdict == "thinking":
+        return _("Still thinking: the solver is working on it. Ask again in a moment.")
+    unsure = _("Not sure: the search ran out of time before it found an answer.")
+    numbers = {"num": isolate(length), "searched": isolate(f"{searched:,}")}
     if game.kind == "montana":
-        return {
-            "solved": f"Yes: this round can be cleared without another redeal ({length} moves).",
-            "unsolvable": (
-                f"No: this round cannot be cleared (all {searched:,} positions it can reach "
-                "were tried); a redeal is needed."
-            ),
-        }.get(verdict, "Not sure: the search ran out of time before it found an answer.")
-    return {
-        "solved": f"Yes: this game can still be won (a winning line of {length} moves exists).",
-        "unsolvable": (
-            f"No: this game can no longer be won (all {searched:,} positions reachable with "
-            "single-card moves were tried)."
-        ),
-    }.get(verdict, "Not sure: the search ran out of time before it found an answer.")
+        if verdict == "solved":
+            return (
+                _("Yes: this round can be cleared without another redeal (%(num)s moves).")
+                % numbers
+            )
+        if verdict != "unsolvable":
+            return unsure
+        left = getattr(game.position, "redeals_left", 0)
+        if left:
+            return ngettext(
+                "Not this round: it cannot be cleared without a redeal (all %(searched)s "
+                "positions it can reach were tried). The game goes on: %(num)s redeal left.",
+                "Not this round: it cannot be cleared without a redeal (all %(searched)s "
+                "positions it can reach were tried). The game goes on: %(num)s redeals left.",
+                left,
+            ) % {"num": left, "searched": numbers["searched"]}
+        return (
+            _(
+                "No: this last round cannot be cleared (all %(searched)s positions it can reach "
+                "were tried) and no redeal is left."
+            )
+            % numbers
+        )
+    if verdict == "solved":
+        return _("Yes: this game can still be won (a winning line of %(num)s moves exists).") % (
+            numbers
+        )
+    if verdict == "unsolvable":
+        return (
+            _(
+                "No: this game can no longer be won (all %(searched)s positions reachable with "
+                "single-card moves were tried)."
+            )
+            % numbers
+        )
+    return unsure

@@ -9,7 +9,12 @@
   browsers that do not send it, when ``Origin`` names another origin. Clients that send
   neither (command-line tools) are let through: the SameSite=Lax cookie and the game id in
   the URL are their limits.
-- Bodies larger than :data:`MAX_BODY_BYTES` are refused with 413 before they are read.
+- Bodies larger than :data:`MAX_BODY_BYTES` are refused with 413, also when they come in
+  chunks without a ``Content-Length``.
+- ``HEAD`` is answered as ``GET`` without the body.
+- Redirects are relative (``Location: /games/…``): the ``Host`` header a client sent is
+  never reflected into them. With a configured base URL, a request for any other host is
+  refused with 400, so absolute links (the transfer link) name only the site's own host.
 """
 
 from __future__ import annotations
@@ -20,6 +25,9 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.i18n import gettext as _
+from app.i18n import number
 
 MAX_BODY_BYTES: Final = 16 * 1024
 SAFE_METHODS: Final = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -44,8 +52,11 @@ class BodyTooLarge(Exception):
 
 
 class Security:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, base_url: str = "") -> None:
         self.app = app
+        base = urlsplit(base_url)
+        self.host = base.netloc.lower()
+        self.scheme = base.scheme
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -53,18 +64,31 @@ class Security:
             return
         headers = Headers(scope=scope)
         private = scope["path"].startswith(PRIVATE_PREFIXES)
+        head = scope["method"] == "HEAD"
+        if head:
+            scope = {**scope, "method": "GET"}
+        if self.scheme:
+            scope = {**scope, "scheme": self.scheme}
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = list(HEADERS)
                 if private:
                     extra.append((b"x-robots-tag", b"noindex, nofollow"))
-                message["headers"] = [*message.get("headers", []), *extra]
+                kept = [_relative(name, value) for name, value in message.get("headers", [])]
+                message["headers"] = [*kept, *extra]
+            elif head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
+
+        if self.host and headers.get("host", "").lower() != self.host:
+            response = PlainTextResponse(_("Refused: this site is not served here."), 400)
+            await response(scope, receive, send_with_headers)
+            return
 
         if scope["method"] not in SAFE_METHODS and _cross_site(scope, headers):
             response = PlainTextResponse(
-                "Refused: this form was sent from another site. Nothing was changed.",
+                _("Refused: this form was sent from another site. Nothing was changed."),
                 status_code=403,
             )
             await response(scope, receive, send_with_headers)
@@ -75,6 +99,19 @@ class Security:
         ):
             await _too_large(scope, receive, send_with_headers)
             return
+        if length is None and scope["method"] not in SAFE_METHODS:
+            # A body without a length (chunked): read it here, so one too large is a 413.
+            body, more = b"", True
+            while more:
+                message = await receive()
+                if message["type"] != "http.request":
+                    break
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
+                if len(body) > MAX_BODY_BYTES:
+                    await _too_large(scope, receive, send_with_headers)
+                    return
+            receive = _replay(body, receive)
         received = 0
 
         async def limited_receive() -> Message:
@@ -92,6 +129,30 @@ class Security:
             await _too_large(scope, receive, send_with_headers)
 
 
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replayed() -> Message:
+        nonlocal sent
+        if sent:
+            return await receive()
+        sent = True
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    return replayed
+
+
+def _relative(name: bytes, value: bytes) -> tuple[bytes, bytes]:
+    """A redirect's ``Location`` without scheme and host: never what the client sent."""
+    if name.lower() != b"location":
+        return name, value
+    parts = urlsplit(value.decode("latin-1"))
+    if not parts.netloc:
+        return name, value
+    path = parts.path or "/"
+    return name, (path + (f"?{parts.query}" if parts.query else "")).encode("latin-1")
+
+
 def _cross_site(scope: Scope, headers: Headers) -> bool:
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None:
@@ -105,7 +166,8 @@ def _cross_site(scope: Scope, headers: Headers) -> bool:
 
 async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
     response = PlainTextResponse(
-        f"Refused: a request body may hold at most {MAX_BODY_BYTES // 1024} KiB.",
+        _("Refused: a request body may hold at most %(size)s KiB.")
+        % {"size": number(MAX_BODY_BYTES // 1024)},
         status_code=413,
     )
     await response(scope, receive, send)

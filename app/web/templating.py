@@ -11,6 +11,7 @@ from starlette.requests import Request
 
 from app import i18n
 from app.config import ROOT
+from app.web import names
 
 HTMX_VERSION: Final = "2.0.11"
 
@@ -65,6 +66,9 @@ def make_templates() -> Jinja2Templates:
     env.globals["current_locale"] = i18n.current
     env.globals["text_direction"] = i18n.direction
     env.globals["languages"] = [i18n.LANGUAGES[code] for code in i18n.LOCALES]
+    env.globals["game_name"] = names.game_name
+    env.globals["variant_name"] = names.variant_name
+    env.globals["group_name"] = names.group_name
     env.filters["number"] = i18n.number
     env.filters["percent"] = i18n.percent
     env.filters["day"] = i18n.day

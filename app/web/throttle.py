@@ -1,40 +1,106 @@
-"""Rate limits on actions, per player and per address, generous enough for the fastest play.
+"""Rate limits per player and per address, for each kind of request that costs the site.
 
-A person plays a few moves a second at most; the limits stop scripts hammering the server.
-Counts are kept in each server process's memory (a moving window), so with W worker
-processes the effective limit is up to W times higher: they are a guard, not a quota.
+- ``action``: moves, generous enough for the fastest play (a person plays a few a second);
+- ``search``: hints, "Still winnable?" and solutions, which run the solver;
+- ``new_game``: new games (each one a row, and a new player for a browser without one).
+
+Counts live in each server process's memory by default (a moving window), so with W worker
+processes a limit is up to W times higher. Set ``RATE_LIMIT_STORAGE`` to a Redis or Valkey
+URL (``redis://host:6379``) and every process and server counts in one place.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Final, Literal
 
 from fastapi import Request
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+
+from app.config import Settings
+from app.web.players import current_player
+
+Cost = Literal["action", "search", "new_game"]
+logger = logging.getLogger("solitaire.throttle")
+
+REFUSAL_DELAY: Final = 1.0
+"""Seconds a refused search or new game waits before its 429 (without a thread): a client
+that asks again at once cannot make the server answer refusals as fast as it can send."""
 
 
 class TooManyRequests(Exception):
-    """Too many actions in a short time from one player or one address."""
+    """Too many requests in a short time from one player or one address."""
 
-    def __init__(self, retry_after: int) -> None:
-        super().__init__("too many moves at once")
+    def __init__(self, retry_after: int, cost: Cost = "action") -> None:
+        super().__init__("too many requests at once")
         self.retry_after = retry_after
+        self.cost = cost
 
 
 class Throttle:
-    def __init__(self, per_player: str, per_address: str) -> None:
-        self.limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.per_player: RateLimitItem = parse(per_player)
-        self.per_address: RateLimitItem = parse(per_address)
+    def __init__(self, settings: Settings) -> None:
+        storage = _storage(settings.rate_limit_storage)
+        self.limiter = MovingWindowRateLimiter(storage)
+        self.limits: dict[Cost, tuple[RateLimitItem, RateLimitItem]] = {
+            "action": (parse(settings.rate_limit_player), parse(settings.rate_limit_address)),
+            "search": (
+                parse(settings.rate_limit_search_player),
+                parse(settings.rate_limit_search_address),
+            ),
+            "new_game": (
+                parse(settings.rate_limit_new_game_player),
+                parse(settings.rate_limit_new_game_address),
+            ),
+        }
 
-    def check(self, request: Request, player: str | None) -> None:
+    def check(self, request: Request, player: str | None, cost: Cost = "action") -> None:
+        per_player, per_address = self.limits[cost]
         address = request.client.host if request.client else "unknown"
-        keys = [(self.per_address, f"address:{address}")]
+        keys = [(per_address, f"{cost}:address:{address}")]
         if player:
-            keys.append((self.per_player, f"player:{player}"))
+            keys.append((per_player, f"{cost}:player:{player}"))
         for item, key in keys:
-            if not self.limiter.hit(item, key):
+            try:
+                allowed = self.limiter.hit(item, key)
+            except Exception:  # the shared store is away: let play go on, and say so
+                logger.warning("rate limits not counted: the store did not answer", exc_info=True)
+                return
+            if not allowed:
                 reset = self.limiter.get_window_stats(item, key).reset_time
-                raise TooManyRequests(max(1, int(reset - time.time()) + 1))
+                raise TooManyRequests(max(1, int(reset - time.time()) + 1), cost)
+
+
+def limited(
+    cost: Cost, when: str | None = None, unless: str | None = None
+) -> Callable[[Request], Awaitable[None]]:
+    """A route dependency that counts the request against ``cost``'s limits (only when the
+    query has ``when``, and not when it has ``unless``, if given); a refusal answers 429
+    after :data:`REFUSAL_DELAY`."""
+
+    async def check(request: Request) -> None:
+        if when is not None and not request.query_params.get(when):
+            return
+        if unless is not None and unless in request.query_params:
+            return
+        throttle: Throttle = request.app.state.throttle
+        try:
+            throttle.check(request, current_player(request), cost)
+        except TooManyRequests:
+            await asyncio.sleep(REFUSAL_DELAY)
+            raise
+
+    return check
+
+
+def _storage(url: str) -> Storage:
+    if not url:
+        return MemoryStorage()
+    storage = storage_from_string(url)
+    if not isinstance(storage, Storage):
+        raise ValueError(f"RATE_LIMIT_STORAGE must name a synchronous store, not {url!r}")
+    return storage

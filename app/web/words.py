@@ -1,46 +1,89 @@
-"""Actions in words for people ("8♣ to B7", "3 cards from column 3 to column 6")."""
+"""Actions and results in words for people ("8♣ to B7", "3 cards from column 3 to column 6").
+
+Every sentence is one message with named placeholders. Cards, cells and column names are
+put in as they are for now: pages, replays and tests read these sentences verbatim, so
+isolating them (:func:`app.i18n.isolate`) comes with the translations themselves.
+"""
 
 from __future__ import annotations
 
+from app.i18n import gettext as _
+from app.i18n import ngettext
+from app.rules.cards import Card
 from app.rules.freecell import CELL_NAMES, HOME, FreeCellPosition
 from app.rules.montana import MontanaMove, MontanaPosition, cell_name
 from app.rules.protocol import Position
 
 
+def rank_name(rank: int) -> str:
+    """The rank in words (``'ace'``, ``'8'``, ``'king'``), a message of its own."""
+    names = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}
+    return names.get(rank, str(rank))
+
+
+def suit_name(suit: str) -> str:
+    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+
+
+def card_name(card: Card) -> str:
+    """``'8 of clubs'``, for screen readers."""
+    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card.rank), "suit": suit_name(card.suit)}
+
+
 def describe(kind: str, notation: str, before: Position, after: Position) -> str:
     """Say what an action did, given the positions before and after it."""
     if kind == "undo":
-        return "undo"
+        return _("undo")
     if kind == "resign":
-        return "resign"
+        return _("resign")
     if isinstance(before, MontanaPosition) and isinstance(after, MontanaPosition):
         return _montana(notation, before, after)
     if isinstance(before, FreeCellPosition):
         words = _freecell(notation, before)
-        return f"{words} (automatic)" if kind == "auto" else words
+        return _("%(move)s (automatic)") % {"move": words} if kind == "auto" else words
     return notation
 
 
 def _montana(notation: str, before: MontanaPosition, after: MontanaPosition) -> str:
     action = before.parse_action(notation)
     if isinstance(action, MontanaMove):
-        return f"{action.card.symbol} to {cell_name(action.cell)}"
+        return _("%(card)s to %(cell)s") % {
+            "card": action.card.symbol,
+            "cell": cell_name(action.cell),
+        }
     total = after.redeals_done + after.redeals_left
-    return f"redeal {after.redeals_done} of {total}"
+    return _("redeal %(num)s of %(total)s") % {"num": after.redeals_done, "total": total}
 
 
-def _place(name: str) -> str:
+def place_name(name: str) -> str:
+    """``'home'``, ``'free cell a'`` or ``'column 3'``."""
     if name == HOME:
-        return "home"
-    return f"free cell {name}" if name in CELL_NAMES else f"column {name}"
+        return _("home")
+    if name in CELL_NAMES:
+        return _("free cell %(name)s") % {"name": name}
+    return _("column %(name)s") % {"name": name}
 
 
 def _freecell(notation: str, before: FreeCellPosition) -> str:
     move = before.parse_action(notation)
     card = before.card_at(move.source)
+    source, target = place_name(move.source), place_name(move.target)
     if move.count > 1:
-        return f"{move.count} cards from {_place(move.source)} to {_place(move.target)}"
-    name = card.symbol if card else "a card"
+        return ngettext(
+            "%(num)s card from %(source)s to %(target)s",
+            "%(num)s cards from %(source)s to %(target)s",
+            move.count,
+        ) % {"num": move.count, "source": source, "target": target}
+    name = card.symbol if card else _("a card")
     if move.target == HOME:
-        return f"{name} home from {_place(move.source)}"
-    return f"{name} from {_place(move.source)} to {_place(move.target)}"
+        return _("%(card)s home from %(source)s") % {"card": name, "source": source}
+    return _("%(card)s from %(source)s to %(target)s") % {
+        "card": name,
+        "source": source,
+        "target": target,
+    }
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter and a full stop."""
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

@@ -9,10 +9,12 @@
 
   // -- posting a move the way the page's forms do ------------------------------------------
 
-  function send(action) {
+  function send(action, held) {
     const form = $("#js-action");
     if (!form || !action) return;
     form.querySelector("[name=action]").value = action;
+    const count = form.querySelector("[name=held]");
+    if (count) count.value = held ? String(held) : "";
     form.requestSubmit();
   }
 
@@ -59,6 +61,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (typing(event) || event.altKey) return;
+    if ($("#game[aria-busy]")) return;
     const t = event.target instanceof HTMLElement ? event.target : null;
     if (t && t.dataset.cell && ARROWS.includes(event.key)) {
       event.preventDefault();
@@ -94,6 +97,8 @@
       key = "u";
     }
     if (key.length !== 1 && key !== "home") return;
+    const refused = refusedTarget(key);
+    if (refused !== null) { event.preventDefault(); if (refused) send(refused[0], refused[1]); return; }
     const target = $(`#game [data-key="${CSS.escape(key)}"]`);
     if (target && !target.disabled) {
       event.preventDefault();
@@ -112,8 +117,23 @@
   let focusedKey = null;
   let focusedPlace = null;
   let focusedStep = null;
+  let focusedId = null;
+  let gameHadFocus = false;
+  let requestFocusId = null;
+  document.addEventListener("htmx:beforeRequest", () => {
+    // Taken before htmx disables the control that asked (hx-disabled-elt drops its focus).
+    const active = document.activeElement;
+    requestFocusId = active && active.id && active.closest && active.closest("#game") ? active.id : null;
+  });
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
+    gameHadFocus = !!(active && active.closest && active.closest("#game"));
+    focusedId = gameHadFocus && active.id ? active.id : null;
+    if (!gameHadFocus && requestFocusId && (!active || active === document.body)) {
+      gameHadFocus = true;
+      focusedId = requestFocusId;
+    }
+    requestFocusId = null;
     focusedStep = active && active.dataset && active.closest && active.closest("#replay") ? active.dataset.replay || null : null;
     const inGame = !!(active && active.closest && active.closest("#game"));
     boardHadFocus = !!(active && active.dataset && active.dataset.cell);
@@ -123,6 +143,7 @@
   });
   document.addEventListener("htmx:afterSettle", () => {
     setup();
+    if (queued) { const run = queued; queued = null; run(); }
     if (focusedStep) {
       // The same step control, or (at either end, where it is disabled) the slider.
       const control = $(`#replay [data-replay="${focusedStep}"]`) || $("#replay-step");
@@ -141,15 +162,39 @@
       const fallback = $("#game [data-cell][tabindex='0']");
       if (control && !control.disabled) control.focus();
       else if (fallback) fallback.focus();
+    } else if (focusedId) {
+      const control = document.getElementById(focusedId);
+      if (control) control.focus();
+    }
+    // Never leave the player on <body>: the board (or the game's heading) takes focus.
+    if (gameHadFocus && (!document.activeElement || document.activeElement === document.body)) {
+      const board = $("#game [data-cell][tabindex='0'], #board a.fc-card, #board button.fc-place, #game .end-screen button");
+      if (board) board.focus();
     }
   });
 
   // An answer htmx does not swap (a refused request, a lost connection): say so.
   function tell(text) {
     const area = $("#game .message-area");
-    if (!area) return;
-    area.replaceChildren(Object.assign(document.createElement("p"), { className: "message", role: "alert", textContent: text }));
+    if (area) area.replaceChildren(Object.assign(document.createElement("p"), { className: "message", textContent: text }));
+    const announcer = $("#announcer");
+    if (announcer) announcer.textContent = text;
   }
+
+  // A search ("Still winnable?") may take seconds: say so at once, mark the game busy, and
+  // keep the board from being swapped under it so its answer is not thrown away.
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const button = event.detail.elt && event.detail.elt.querySelector ? event.detail.elt.querySelector("[data-busy]") : null;
+    const game = $("#game");
+    if (!button || !game) return;
+    game.setAttribute("aria-busy", "true");
+    const announcer = $("#announcer");
+    if (announcer) announcer.textContent = button.dataset.busy;
+  });
+  document.addEventListener("htmx:afterRequest", () => {
+    const game = $("#game[aria-busy]");
+    if (game) game.removeAttribute("aria-busy");
+  });
   document.addEventListener("htmx:responseError", (event) => {
     const xhr = event.detail.xhr;
     tell(`${xhr.status}: ${(xhr.responseText || "the server refused").slice(0, 200)}`);
@@ -255,39 +300,58 @@
     setTimeout(() => { swallowClick = false; }, 0);
     if (!drop) return;
     const place = dropPlaceAt(event.clientX, event.clientY);
-    if (place) send(dropNotation(d.src, d.count, place));
+    if (place) send(dropNotation(d.src, d.count, place), d.count);
   }
   document.addEventListener("pointerup", (event) => endDrag(event, true));
   document.addEventListener("pointercancel", (event) => endDrag(event, false));
 
-  // A click on a card picks it up; a double-click sends it home (or to a free cell). The
-  // pick-up waits a moment for a possible second click, only where a double-click can act.
-  let pending = null;
+  // A click on a card picks it up at once. A second click on the same place within the
+  // double-click time sends the card home (or to a free cell) instead of putting it back;
+  // if the pick-up is still on its way, the move waits for it to land.
+  const DOUBLE_CLICK_MS = 800;
+  let lastPick = null;
+  let inFlight = 0;
+  let queued = null;
+  function whenIdle(run) { if (inFlight) queued = run; else run(); }
+  document.addEventListener("htmx:beforeRequest", () => { inFlight += 1; });
+  document.addEventListener("htmx:afterRequest", () => { inFlight = Math.max(0, inFlight - 1); });
   document.addEventListener("click", (event) => {
     const card = event.target instanceof Element ? event.target.closest("#board a.fc-card") : null;
     if (swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
-    if (!card || event.detail === 0) return;
-    const place = card.closest("[data-quick]");
-    const exposed = place && !card.nextElementSibling;
-    if (!exposed) return;
-    event.preventDefault();
-    event.stopPropagation();
-    if (pending && pending.card === card) {
-      clearTimeout(pending.timer);
-      pending = null;
-      send(place.dataset.quick);
+    if (!card || event.detail === 0) { lastPick = null; return; }
+    const place = card.closest("[data-drop]");
+    const now = performance.now();
+    // The browser counts a second click in the same spot within the system's double-click
+    // time (event.detail 2), even though the swap has put a new element there.
+    const again = event.detail >= 2 && lastPick && place && lastPick.drop === place.dataset.drop && now - lastPick.at < DOUBLE_CLICK_MS;
+    if (again) {
+      event.preventDefault();
+      event.stopPropagation();
+      const quick = lastPick.quick;
+      lastPick = null;
+      whenIdle(() => send(quick));
       return;
     }
-    if (pending) clearTimeout(pending.timer);
-    const href = card.getAttribute("href");
-    pending = {
-      card,
-      timer: setTimeout(() => {
-        pending = null;
-        window.htmx.ajax("GET", href, { target: "#game", swap: "outerHTML" });
-      }, 230),
-    };
+    const exposed = place && place.dataset.quick && !card.nextElementSibling && !card.hasAttribute("data-cancel");
+    lastPick = exposed ? { drop: place.dataset.drop, quick: place.dataset.quick, at: now } : null;
   }, true);
+
+  // Holding a card, a key naming a place it cannot go asks the server, which says why.
+  function refusedTarget(key) {
+    const board = $("#board.holding");
+    const held = board && $(".fc-card.selected", board);
+    const source = held && held.closest("[data-drop]");
+    if (!source || !/^[1-8a-dh]$/.test(key)) return null;
+    const src = source.dataset.drop;
+    if (key === src) return null;
+    if ($(`#board button.target[data-key="${key}"]`)) return null;
+    const count = $$(".fc-card.selected", board).length;
+    if (count > 1 && "abcdh".includes(key)) {
+      tell(board.dataset.oneCard || "");
+      return "";
+    }
+    return [src + key, count];
+  }
 
   document.addEventListener("contextmenu", (event) => {
     const board = event.target instanceof Element ? event.target.closest("#board.fc-board") : null;
@@ -373,6 +437,9 @@
     setupBoard();
     setupCopy();
   }
+
+  // A game page restored from the back/forward cache would show an old board: reload it.
+  window.addEventListener("pageshow", (event) => { if (event.persisted && $("#game")) location.reload(); });
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup);
   else setup();

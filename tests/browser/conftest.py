@@ -254,7 +254,7 @@ class MontanaUI(GameUI):
         )
         assert len(cells) == 52, cells
         tokens = {
-            name: "--" if label.startswith("gap ") else card_text(label) for name, label in cells
+            name: "--" if label.startswith("gap") else card_text(label) for name, label in cells
         }
         return [" ".join(tokens[f"{row}{column}"] for column in range(1, 14)) for row in "ABCD"]
 
@@ -269,7 +269,7 @@ class MontanaUI(GameUI):
 
 
 def card_text(label: str) -> str:
-    """``'8 of clubs, move to B7'`` → ``'8C'``."""
+    """``'8 of clubs, row B, column 6: move to B7'`` → ``'8C'``."""
     name = label.split(",", 1)[0]
     assert name in CARD_TEXT, label
     return CARD_TEXT[name]

@@ -312,9 +312,10 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
     fc.pick(fc.exposed("6"))
     expect(fc.selected).to_have_count(1)
     expect(fc.selected).to_have_attribute(
-        "aria-label", "3 of diamonds, selected, click to put it back"
+        "aria-label",
+        "3 of diamonds, column 6, bottom card, selected, choose it again to put it back",
     )
-    expect(page.locator("#board .pick-note")).to_contain_text("Holding 3♦")
+    expect(page.locator("#game .pick-note")).to_contain_text("Holding 3♦")
     # 3♦ fits no column and cannot go home: the four free cells are its only places.
     expect(fc.targets).to_have_count(4)
     for name in "abcd":
@@ -332,7 +333,7 @@ def test_click_a_card_then_its_place(fc: FreeCellUI) -> None:
 
     fc.pick(fc.exposed("6"))
     expect(fc.selected).to_have_attribute(
-        "aria-label", "2 of clubs, selected, click to put it back"
+        "aria-label", "2 of clubs, column 6, bottom card, selected, choose it again to put it back"
     )
     expect(fc.targets).to_have_count(3)  # free cell a is taken now
     fc.act(fc.free_cell("b"))
@@ -364,7 +365,7 @@ def test_click_again_or_escape_puts_the_card_back(fc: FreeCellUI) -> None:
 
     fc.pick(fc.exposed("5"))
     expect(fc.selected).to_have_attribute(
-        "aria-label", "6 of clubs, selected, click to put it back"
+        "aria-label", "6 of clubs, column 5, bottom card, selected, choose it again to put it back"
     )
     with fc.swap(new_version=False):
         fc.selected.click()  # the held card again: put it back
@@ -377,12 +378,12 @@ def test_click_again_or_escape_puts_the_card_back(fc: FreeCellUI) -> None:
     fc.press("Escape", new_version=False)
     expect(fc.selected).to_have_count(0)
     expect(fc.targets).to_have_count(0)
-    expect(page.locator("#board .pick-note")).to_have_text("")
+    expect(page.locator("#game .pick-note")).to_have_count(0)
 
     # The "put it back" link in the note cancels as well.
     fc.pick(fc.exposed("1"))
     with fc.swap(new_version=False):
-        page.locator("#board .pick-note").get_by_role("link", name="put it back").click()
+        page.locator("#game .pick-note").get_by_role("link", name="put it back").click()
     expect(fc.selected).to_have_count(0)
 
     assert fc.version() == version
@@ -562,7 +563,8 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
 
     fc.press("6", new_version=False)
     expect(fc.selected).to_have_attribute(
-        "aria-label", "3 of diamonds, selected, click to put it back"
+        "aria-label",
+        "3 of diamonds, column 6, bottom card, selected, choose it again to put it back",
     )
     fc.press("a")
     fc.press("6", new_version=False)
@@ -578,16 +580,20 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
     assert fc.columns() == DEAL_ONE_COLUMNS
     expect(fc.button("u")).to_be_disabled()
 
-    # h with a card that cannot go home does nothing; another column's key picks that
-    # column up instead (as a click on its card would); Esc lets go.
+    # h with a card that cannot go home says why, and so does a column that cannot take
+    # it (no other card is picked up instead); the card stays held. Esc lets go.
     fc.press("5", new_version=False)
-    settled = fc.settled()
-    page.keyboard.press("h")
-    page.wait_for_timeout(300)
-    assert fc.settled() == settled
-    expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of clubs, selected"))
+    fc.press("h", new_version=False)
+    expect(fc.message).to_contain_text("6C")
+    expect(page.locator("#announcer")).to_contain_text("6C")
+    expect(fc.selected).to_have_attribute(
+        "aria-label", re.compile("^6 of clubs, column 5, bottom card, selected")
+    )
     fc.press("1", new_version=False)  # column 1's 6♠ takes no 6♣
-    expect(fc.selected).to_have_attribute("aria-label", re.compile("^6 of spades, selected"))
+    expect(fc.message).to_contain_text("6S")
+    expect(fc.selected).to_have_attribute(
+        "aria-label", re.compile("^6 of clubs, column 5, bottom card, selected")
+    )
     fc.press("Escape", new_version=False)
     expect(fc.selected).to_have_count(0)
     assert fc.history() == ["6a", "6b", "6h", "6h", "bh", "undo", "undo"]
@@ -663,6 +669,11 @@ def test_winning_a_constructed_position(
     end = page.locator("#game .end-screen")
     expect(end).to_be_visible()
     expect(end.get_by_role("heading")).to_have_text(WON)
+    expect(page.locator("#announcer")).to_contain_text(
+        re.compile(
+            r"K♦ home from column 1\. 1 card went home by itself\. You won FreeCell #.1.? in"
+        )
+    )
     expect(fc.game).to_have_attribute("data-status", "won")
     assert fc.history() == ["1h", "2h"]
     assert fc.position().is_won()

@@ -31,7 +31,7 @@ def test_hint_highlights_a_move_that_can_then_be_played(montana: MontanaUI) -> N
 def test_still_winnable_answers_in_words(montana: MontanaUI) -> None:
     page = montana.page
     montana.start(1)
-    page.get_by_role("link", name="Still winnable?").click()
+    page.get_by_role("button", name="Still winnable?").click()
     expect(page.locator(".message")).to_contain_text(
         "Yes: this round can be cleared without another redeal", timeout=30_000
     )

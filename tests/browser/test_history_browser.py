@@ -174,8 +174,8 @@ def played(browser: Browser, live_server: str) -> Iterator[Played]:
         ui = MontanaUI(page)
 
         montana = ui.start(1)
-        ui.act(page.locator('#board [aria-label^="5 of hearts, move to"]'))
-        ui.act(page.locator('#board [aria-label^="6 of spades, move to"]'))
+        ui.act(page.locator('#board [aria-label^="5 of hearts, row"][aria-label*="move to"]'))
+        ui.act(page.locator('#board [aria-label^="6 of spades, row"][aria-label*="move to"]'))
         expect(ui.status("Moves")).to_have_text("2")
         give_up(ui)
         assert history(page, montana) == ["5H C4", "6S A13", "resign"]
@@ -401,6 +401,7 @@ def test_the_transfer_link_moves_the_games_to_another_browser(
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_server)
     page.goto("/games")
     mine = listed(page)
+    page.get_by_role("button", name="Make a link").click()
     link = page.locator("#transfer-link")
     value = link.input_value()
     assert value.startswith(f"{live_server}/players/join/"), value
@@ -416,14 +417,17 @@ def test_the_transfer_link_moves_the_games_to_another_browser(
     device.goto("/games")
     expect(device.get_by_text("You have not started a game in this browser yet.")).to_be_visible()
     device.goto(value)
+    expect(device.get_by_text("Only go on if you made the link yourself.")).to_be_visible()
+    assert other.cookies() == []  # opening the link changed nothing
+    device.get_by_role("button", name="Move my games here").click()
     expect(device).to_have_url(re.compile(r"/games$"))
     assert listed(device) == mine
     assert len(mine) == 3
     device.goto("/stats")
     assert stats_row(device, "Your games", "FreeCell")["Played"] == "1"
 
-    device.goto(value.replace("/join/", "/join/x"))
-    expect(device.get_by_text("This link is not valid")).to_be_visible()
+    device.goto(value)
+    expect(device.get_by_text("This link has been used already")).to_be_visible()
 
 
 # -- 5. without JavaScript ------------------------------------------------------------------

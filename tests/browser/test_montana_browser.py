@@ -33,10 +33,16 @@ def test_deal_one_from_the_home_page(montana: MontanaUI) -> None:
     expect(montana.status("Redeals left")).to_have_text("2")
     expect(montana.status("Moves")).to_have_text("0")
     expect(montana.button("u")).to_be_disabled()
-    expect(montana.cell("D10")).to_have_attribute("aria-label", "6 of spades, move to A13")
-    expect(montana.cell("B9")).to_have_attribute("aria-label", "gap B9: wants queen of spades")
-    expect(montana.cell("B10")).to_have_attribute("aria-label", "gap B10: dead, after a gap")
-    expect(montana.cell("A1")).to_have_attribute("aria-label", "jack of diamonds")
+    expect(montana.cell("D10")).to_have_attribute(
+        "aria-label", "6 of spades, row D, column 10: move to A13"
+    )
+    expect(montana.cell("B9")).to_have_attribute(
+        "aria-label", "gap, row B, column 9: wants queen of spades"
+    )
+    expect(montana.cell("B10")).to_have_attribute(
+        "aria-label", "gap, row B, column 10: dead, after a gap"
+    )
+    expect(montana.cell("A1")).to_have_attribute("aria-label", "jack of diamonds, row A, column 1")
 
 
 def test_clicking_cards_and_gaps_plays_without_a_reload(montana: MontanaUI) -> None:
@@ -46,7 +52,7 @@ def test_clicking_cards_and_gaps_plays_without_a_reload(montana: MontanaUI) -> N
 
     montana.act(montana.cell("D10"))  # the 6♠ card: it goes to the gap after 5♠
     assert montana.grid() == engine_grid("6S A13")
-    expect(montana.cell("A13")).to_have_attribute("aria-label", "6 of spades")
+    expect(montana.cell("A13")).to_have_attribute("aria-label", "6 of spades, row A, column 13")
     expect(montana.cell("D10")).to_have_class("cell open gap")
 
     montana.act(montana.cell("B9"))  # the gap after J♠: Q♠ comes in
@@ -177,9 +183,9 @@ def test_choosing_a_two_for_a_column_one_gap(montana: MontanaUI) -> None:
     from_cell = chosen.get_attribute("data-cell") or ""
     montana.act(chosen)
     expect(candidates).to_have_count(0)
-    expect(montana.cell("A1")).to_have_attribute("aria-label", f"{card}, in place")
+    expect(montana.cell("A1")).to_have_attribute("aria-label", f"{card}, row A, column 1, in place")
     expect(montana.cell(from_cell)).to_have_attribute(
-        "aria-label", re.compile(f"^gap {from_cell}: ")
+        "aria-label", re.compile(f"^gap, row {from_cell[0]}, column {from_cell[1:]}: ")
     )
     expected = engine_grid("redeal", f"{card_text(label)} A1")
     assert montana.grid() == expected

@@ -50,14 +50,19 @@ def start_server(migrated_file: Path, tmp_path: Path) -> Iterator[Callable[..., 
     shutil.copy(migrated_file, path)
     servers: list[Server] = []
 
-    def start(workers: int = 1) -> Server:
+    def start(workers: int = 1, **settings: str) -> Server:
+        """``settings``: environment variables for the server (they win over the defaults)."""
         port = free_port()
         env = {
             **os.environ,
             "DATABASE_URL": f"sqlite:///{path}",
             "SECRET_KEY": "integration-test",
-            "RATE_LIMIT_PLAYER": "100000/second",
-            "RATE_LIMIT_ADDRESS": "100000/second",
+            **{
+                f"RATE_LIMIT_{cost}{who}": "100000/second"
+                for cost in ("", "SEARCH_", "NEW_GAME_")
+                for who in ("PLAYER", "ADDRESS")
+            },
+            **settings,
         }
         process = subprocess.Popen(
             [sys.executable, "-m", "uvicorn", "app.main:app", "--host", "127.0.0.1",

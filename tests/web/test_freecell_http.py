@@ -199,3 +199,48 @@ def _force(client: TestClient, game_id: str, text: str) -> None:
 
     with client.app.state.db.write() as session:  # type: ignore[attr-defined]
         session.execute(update(GameRecord).where(GameRecord.id == game_id).values(position=text))
+
+
+def test_a_free_cell_card_can_be_picked_up_and_put_on_a_column(client: TestClient) -> None:
+    game_id = start(client)
+    act(client, game_id, "8a", 0)  # 10♣ to free cell a: column 8 ends in 7♦
+    act(client, game_id, "1b", 1)  # 6♠ to free cell b
+    page = client.get(f"/games/{game_id}?sel=b", headers=HX)
+    assert page.status_code == 200
+    assert "Holding 6♠" in page.text
+    assert 'value="b8"' in page.text
+    assert 'value="ba"' not in page.text
+    assert 'value="bc"' not in page.text
+    assert client.get(f"/games/{game_id}?sel=b").status_code == 200
+    assert act(client, game_id, "b8", 2).status_code == 303
+    assert history(client, game_id) == ["8a", "1b", "b8"]
+
+
+def test_fewer_cards_than_picked_up_are_named(client: TestClient) -> None:
+    game_id = start(client)
+    _force(client, game_id, RUN_AND_EMPTY)
+    data = {"action": "12v2", "version": "0", "held": "4"}
+    page = client.post(f"/games/{game_id}/actions", data=data, headers=HX).text
+    assert "Only 2 of the 4 cards you picked up could move there at once" in page
+    assert "2 cards from column 1 to column 2." in page
+
+
+def test_restart_asks_first(client: TestClient) -> None:
+    game_id = start(client)
+    page = client.get(f"/games/{game_id}").text
+    assert "Restart this deal? The game in play counts as lost." in page
+
+
+RUN_AND_EMPTY = """\
+Foundations: H-0 C-0 D-0 S-0
+Freecells: KH KD QC QS
+: 9C 8H 7S 6D
+:
+: AC 2C 3C 4C 5C 6C 7C 8C TC JC KC
+: AD 2D 3D 4D 5D 7D 8D 9D TD JD QD
+: AH 2H 3H 4H 5H 6H 7H 9H TH JH QH
+: AS 2S 3S 4S 5S 6S 8S 9S TS JS KS
+:
+:
+"""
+"""A run of 4 in column 1, free cells full, one other empty column: at most 2 into it."""

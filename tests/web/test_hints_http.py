@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from fastapi.testclient import TestClient
 
+from app import games
 from tests.web.helpers import HX, start
 
 NEARLY_WON_FREECELL = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"
@@ -72,13 +75,43 @@ def test_hints_are_counted_and_a_won_game_is_marked_assisted(client: TestClient)
     assert client.post(f"/games/{game_id}/hint", headers=HX).status_code == 422
 
 
+def verdict(client: TestClient, game_id: str, **headers: str) -> str:
+    """Ask "Still winnable?" until the solver has its answer (it says it is thinking)."""
+    deadline = time.monotonic() + 30
+    while True:
+        page = client.get(f"/games/{game_id}?check=1", headers=headers).text
+        if "Still thinking" not in page or time.monotonic() > deadline:
+            return page
+        time.sleep(0.5)
+
+
 def test_still_winnable_answers_in_words(client: TestClient) -> None:
     freecell_game = start(client, kind="freecell", deal="11982")
-    page = client.get(f"/games/{freecell_game}?check=1", headers=HX).text
-    assert "No: this game can no longer be won" in page
+    assert "No: this game can no longer be won" in verdict(client, freecell_game, **HX)
     montana_game = start(client)
-    page = client.get(f"/games/{montana_game}?check=1").text
+    page = verdict(client, montana_game)
     assert "Yes: this round can be cleared without another redeal" in page
+
+
+def test_still_winnable_answers_at_once_and_later_with_the_verdict(client: TestClient) -> None:
+    game_id = start(client, kind="freecell", deal="11982")  # its proof takes seconds
+    began = time.monotonic()
+    first = client.get(f"/games/{game_id}?check=1", headers=HX)
+    assert time.monotonic() - began < 2.5
+    assert first.status_code == 200
+    assert "Still thinking" in first.text
+    assert "No: this game can no longer be won" in verdict(client, game_id, **HX)
+    game = games.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
+    assert games.known_verdict(game) is not None  # kept for the page, no search
+
+
+def test_seeing_the_solution_counts_as_help(client: TestClient) -> None:
+    game_id = start(client, kind="freecell")
+    assert client.get(f"/games/{game_id}/solution").status_code == 200
+    client.get(f"/games/{game_id}/solution?step=2")
+    assert "(assisted)" in client.get("/games").text
+    game = games.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
+    assert game.hints_used == 1
 
 
 def test_hint_on_an_unknown_game_is_404(client: TestClient) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -99,10 +101,10 @@ def test_game_page_and_fragment(client: TestClient) -> None:
 
 def test_board_labels_say_what_each_cell_does(client: TestClient) -> None:
     page = client.get(f"/games/{start(client)}").text
-    assert 'aria-label="6 of spades, move to A13"' in page
-    assert 'aria-label="gap A13: wants 6 of spades"' in page
-    assert 'aria-label="gap B10: dead, after a gap"' in page
-    assert 'aria-label="jack of diamonds"' in page
+    assert 'aria-label="6 of spades, row D, column 10: move to A13"' in page
+    assert 'aria-label="gap, row A, column 13: wants 6 of spades"' in page
+    assert 'aria-label="gap, row B, column 10: dead, after a gap"' in page
+    assert 'aria-label="jack of diamonds, row A, column 1"' in page
     assert 'value="6S A13"' in page
     assert page.count('name="version" value="0"') >= 3
 
@@ -133,7 +135,7 @@ def test_illegal_move_is_422_with_a_message_and_nothing_stored(client: TestClien
         response = act(client, game_id, "7S A13", 0, **headers)
         assert response.status_code == 422
         assert "7S does not fit A13: only 6S follows 5S there." in response.text
-        assert 'role="alert"' in response.text
+        assert re.search(r'id="announcer"[^>]*>7S does not fit A13', response.text)
     assert client.get(f"/games/{game_id}/history").text == ""
     assert position(client, game_id) == montana.new_game(1)
 
@@ -264,3 +266,61 @@ def test_static_htmx_is_vendored(client: TestClient) -> None:
     response = client.get("/static/vendor/htmx-2.0.11/htmx.min.js")
     assert response.status_code == 200
     assert "htmx" in response.text[:200]
+
+
+NAVIGATE = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "same-origin"}
+"""What a browser sends with a form posted as a page (no JavaScript)."""
+
+
+def test_a_move_is_announced_in_words(client: TestClient) -> None:
+    game_id = start(client)
+    page = act(client, game_id, "5H C4", 0, **HX).text
+    announcer = re.search(r'<div id="announcer" hx-swap-oob="innerHTML">([^<]*)</div>', page)
+    assert announcer is not None
+    assert re.fullmatch(r"5♥ to C4\. \d+ cards? in place\.", announcer.group(1))
+    assert "Redeal 1 of 2." in act(client, game_id, "redeal", 1, **HX).text
+
+
+def test_without_javascript_a_refused_move_goes_back_to_the_game(client: TestClient) -> None:
+    game_id = start(client)
+    response = act(client, game_id, "7S A13", 0, **NAVIGATE)
+    assert response.status_code == 303
+    assert response.headers["location"].endswith(f"/games/{game_id}?refused=7S+A13")
+    page = client.get(response.headers["location"]).text
+    assert "7S does not fit A13: only 6S follows 5S there." in page
+    assert act(client, game_id, "5H C4", 0, **NAVIGATE).status_code == 303
+    stale = act(client, game_id, "6S A13", 0, **NAVIGATE)
+    assert stale.status_code == 303
+    assert stale.headers["location"].endswith("?stale=1")
+    assert "moved on in another tab" in client.get(stale.headers["location"]).text
+
+
+def test_still_winnable_with_redeals_left_is_not_a_loss(client: TestClient) -> None:
+    from app.web.pages import verdict_words
+
+    game_id = start(client)
+    game = __import__("app.games", fromlist=["load"]).load(
+        db=client.app.state.db,  # type: ignore[attr-defined]
+        game_id=game_id,
+    )
+    words = verdict_words(game, "unsolvable", 0, 1234)
+    assert words.startswith("Not this round: it cannot be cleared without a redeal")
+    assert "2 redeals left" in words
+    assert not words.startswith("No:")
+
+
+def test_a_sure_verdict_comes_back_with_its_position(client: TestClient) -> None:
+    from app.web.pages import remember_verdict
+
+    game_id = start(client)
+    game = __import__("app.games", fromlist=["load"]).load(
+        db=client.app.state.db,  # type: ignore[attr-defined]
+        game_id=game_id,
+    )
+    remember_verdict(game, "Yes: remembered for this position.")
+    assert "Yes: remembered for this position." in client.get(f"/games/{game_id}").text
+    act(client, game_id, "5H C4", 0)
+    assert "remembered for this position" not in client.get(f"/games/{game_id}").text
+    page = act(client, game_id, "undo", 1, **HX).text
+    assert "Move undone." in page
+    assert "remembered for this position" in client.get(f"/games/{game_id}", headers=HX).text

@@ -11,9 +11,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy.exc import OperationalError
 
+from app.config import Settings
 from app.store import queries
 from app.web.throttle import Throttle
+from tests.conftest import FAST
 from tests.web.helpers import HX, start
+
+
+def limits(**chosen: str) -> Throttle:
+    return Throttle(Settings(**{**FAST, **chosen}))
 
 
 def history(client: TestClient, game_id: str) -> str:
@@ -162,7 +168,7 @@ def test_random_actions_never_break_the_server(
 
 
 def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> None:
-    app.state.throttle = Throttle("3/minute", "1000/minute")
+    app.state.throttle = limits(rate_limit_player="3/minute")
     game_id = start(client)
     for version, action in enumerate(["5H C4", "undo", "5H C4"]):
         response = client.post(
@@ -180,7 +186,7 @@ def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> No
 
 
 def test_rate_limit_per_address(client: TestClient, app: FastAPI) -> None:
-    app.state.throttle = Throttle("1000/minute", "2/minute")
+    app.state.throttle = limits(rate_limit_address="2/minute")
     game_id = start(client)
     statuses = [
         client.post(
@@ -225,3 +231,92 @@ def test_markup_is_escaped_through_every_input_that_reaches_a_page(client: TestC
         assert response.status_code < 500
         assert MARKUP not in response.text
         assert "<img src=x" not in response.text
+
+
+# -- small contract gaps -------------------------------------------------------------------
+
+
+def test_a_page_number_too_large_is_422_with_the_headers(client: TestClient) -> None:
+    start(client)
+    response = client.get("/games?page=461168601842738792")
+    assert response.status_code == 422
+    assert "content-security-policy" in response.headers
+
+
+def test_control_characters_in_a_path_cannot_forge_log_lines(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level("INFO", logger="solitaire.access"):
+        client.get("/x%0D%0A127.0.0.1%20%22GET%20/admin%22%20200%00")
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 1
+    assert "\n" not in lines[0] and "\r" not in lines[0] and "\x00" not in lines[0]
+    assert "/x\\r\\n127.0.0.1" in lines[0]
+
+
+def test_a_chunked_body_too_large_is_413(client: TestClient) -> None:
+    game_id = start(client)
+    chunks = iter([b"action=" + b"x" * 10_000, b"y" * 10_000])
+    response = client.post(
+        f"/games/{game_id}/actions",
+        content=chunks,
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert response.status_code == 413
+    small = client.post(
+        f"/games/{game_id}/actions",
+        content=iter([b"action=undo&", b"version=0"]),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert small.status_code == 422  # read whole, then refused by the rules: nothing undone
+
+
+def test_redirects_never_reflect_the_host_header(client: TestClient) -> None:
+    response = client.post("/games", data={"kind": "montana"}, headers={"Host": "evil.example"})
+    assert response.status_code == 303
+    assert response.headers["location"].startswith("/games/")
+
+
+def test_with_a_base_url_other_hosts_are_refused(database_url: str) -> None:
+    settings = Settings(
+        database_url=database_url,
+        secret_key="s",
+        base_url="https://solitaire.example",
+        **FAST,
+    )
+    from app.web import create_app
+
+    app = create_app(settings)
+    with TestClient(app, base_url="https://solitaire.example") as site:
+        assert site.get("/").status_code == 200
+        assert 'href="https://solitaire.example/static/' in site.get("/").text
+        assert site.get("/", headers={"Host": "evil.example"}).status_code == 400
+    app.state.db.dispose()
+
+
+def test_head_answers_like_get_without_a_body(client: TestClient) -> None:
+    game_id = start(client)
+    for url in ("/", f"/games/{game_id}", "/games", "/stats"):
+        response = client.head(url)
+        assert response.status_code == 200, url
+        assert response.content == b""
+        assert "content-security-policy" in response.headers
+
+
+def test_new_games_are_rate_limited(client: TestClient, app: FastAPI) -> None:
+    app.state.throttle = limits(rate_limit_new_game_address="3/minute")
+    statuses = [client.post("/games", data={"kind": "montana"}).status_code for _ in range(4)]
+    assert statuses == [303, 303, 303, 429]
+
+
+def test_searches_are_rate_limited_per_player(client: TestClient, app: FastAPI) -> None:
+    game_id = start(client, kind="freecell")
+    app.state.throttle = limits(rate_limit_search_player="2/minute")
+    statuses = [client.post(f"/games/{game_id}/hint", headers=HX).status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    assert client.get(f"/games/{game_id}/solution").status_code == 429
+    assert client.get(f"/games/{game_id}/solution?step=1").status_code == 429  # would search
+    app.state.throttle = limits(rate_limit_search_player="1/minute")
+    assert client.get(f"/games/{game_id}/solution").status_code == 200
+    steps = [client.get(f"/games/{game_id}/solution?step={n}").status_code for n in range(5)]
+    assert steps == [200] * 5  # stepping through the kept line is not asking again

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from app import games
@@ -13,16 +13,27 @@ from app.rules.protocol import Position
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
 from app.web.htmx import is_htmx
-from app.web.pages import board_view, describe_hint, render, render_game, verdict_words
+from app.web.pages import (
+    board_view,
+    describe_hint,
+    fewer_words,
+    moved_count,
+    render,
+    render_game,
+    said_after,
+    stale_message,
+    verdict_words,
+)
 from app.web.players import PlayerDep, see_other
-from app.web.words import describe
+from app.web.throttle import limited
+from app.web.words import describe, sentence
 
 router = APIRouter(prefix="/games")
 
 ShortField = Annotated[str, Form(max_length=64)]
 
 
-@router.post("", name="start_game")
+@router.post("", name="start_game", dependencies=[Depends(limited("new_game"))])
 def start_game(
     request: Request,
     db: DatabaseDep,
@@ -42,7 +53,7 @@ def start_game(
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
-@router.get("/{game_id}", name="game_page")
+@router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
 def game_page(
     request: Request,
     db: DatabaseDep,
@@ -51,21 +62,33 @@ def game_page(
     sel: str = "",
     hint: str = "",
     check: str = "",
+    refused: str = "",
+    stale: str = "",
+    fewer: str = "",
 ) -> Response:
     """The game; ``pick`` (Montana: a column-1 gap) or ``sel`` (FreeCell: cards held) is
     what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
-    (after a hint form posted without JavaScript); ``check`` asks if it can still be won."""
+    (after a hint form posted without JavaScript); ``check`` asks if it can still be won.
+    ``refused`` and ``stale`` say why a form posted without JavaScript changed nothing."""
     if check:
         game, verdict, length, searched = games.winnable(db=db, game_id=game_id)
         return render_game(request, game, message=verdict_words(game, verdict, length, searched))
     game = games.load(db=db, game_id=game_id)
     message = describe_hint(game.position, hint[:32], True) if hint and not game.is_over else None
+    if refused:
+        message = refusal(game, refused[:32])
+    elif stale:
+        message = stale_message()
+    elif fewer:
+        moved, _sep, held = fewer.partition("-")
+        if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
+            message = fewer_words(int(moved), int(held))
     return render_game(
         request, game, pick=(pick or sel)[:16] or None, hint=hint[:32] or None, message=message
     )
 
 
-@router.post("/{game_id}/hint", name="game_hint")
+@router.post("/{game_id}/hint", name="game_hint", dependencies=[Depends(limited("search"))])
 def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """Point at the move to play; the game counts the hint. Nothing is played."""
     game, suggestion = games.ask_hint(db=db, game_id=game_id)
@@ -84,16 +107,35 @@ def game_action(
     game_id: str,
     action: ShortField,
     version: ShortField,
+    held: ShortField = "",
 ) -> Response:
+    """Play ``action``; ``held`` is how many cards the player had picked up (FreeCell), so
+    the answer can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
+    before = games.load(db=db, game_id=game_id)
     game = games.act(db=db, game_id=game_id, action=action, version=number, player_id=player)
+    count = int(held) if DIGITS.fullmatch(held.strip()) else 0
+    moved = moved_count(before.position, action)
+    fewer = fewer_words(moved, count) if count > moved else None
     if is_htmx(request):
-        return render_game(request, game)
-    return RedirectResponse(request.url_for("game_page", game_id=game_id), status_code=303)
+        return render_game(request, game, said=said_after(before, game, action), message=fewer)
+    url = request.url_for("game_page", game_id=game_id)
+    if fewer:
+        url = url.include_query_params(fewer=f"{moved}-{count}")
+    return RedirectResponse(url, status_code=303)
 
 
-@router.post("/{game_id}/restart", name="restart_game")
+def refusal(game: games.Game, action: str) -> str | None:
+    """Why ``action`` (refused when posted without JavaScript) cannot be played now."""
+    try:
+        game.position.play(game.position.parse_action(action))
+    except ValueError as error:
+        return sentence(str(error))
+    return None
+
+
+@router.post("/{game_id}/restart", name="restart_game", dependencies=[Depends(limited("new_game"))])
 def restart_game(
     request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
 ) -> Response:
@@ -143,12 +185,22 @@ def _steps_page(
     )
 
 
-@router.get("/{game_id}/solution", name="game_solution")
+@router.get(
+    "/{game_id}/solution",
+    name="game_solution",
+    # Opening it asks the solver; its steps (``?step=N``) read the kept answer.
+    dependencies=[Depends(limited("search", unless="step"))],
+)
 def game_solution(
-    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, step: int | None = None
 ) -> Response:
-    """Step through the solver's line from the current position (nothing is played)."""
-    game, verdict, entries, positions = games.solution_steps(db=db, game_id=game_id)
+    """Step through the solver's line from the current position (nothing is played);
+    opening it counts as a hint."""
+    if step is not None and not games.solution_known(db=db, game_id=game_id):
+        request.app.state.throttle.check(request, player, "search")  # a step that searches
+    game, verdict, entries, positions = games.solution_steps(
+        db=db, game_id=game_id, counted=step is None
+    )
     return _steps_page(request, game, entries, positions, step, solution_verdict=verdict)
 
 

@@ -1,15 +1,14 @@
-"""My games, and carrying one's identity to another device with a signed, expiring link."""
+"""My games, and moving one's games to another device with a single-use link."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Annotated, Final
 
-from fastapi import APIRouter, Request
-from fastapi.responses import Response
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import RedirectResponse, Response
 
-from app import games
-from app.config import secret_key
+from app import games, transfers
+from app.i18n import gettext as _
 from app.rules import GAMES
 from app.web.deps import DatabaseDep
 from app.web.pages import render
@@ -17,12 +16,8 @@ from app.web.players import PlayerDep, see_other
 
 router = APIRouter()
 
-TRANSFER_MAX_AGE: Final = 24 * 3600
-"""A "move my games" link works for a day."""
-
-
-def _transfer_signer(request: Request) -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(secret_key(request.app.state.settings), salt="transfer")
+MAX_PAGE: Final = 1_000_000
+"""Beyond any real list; a larger page number is refused (422), not sent to the database."""
 
 
 @router.get("/games", name="my_games")
@@ -32,7 +27,7 @@ def my_games(
     player: PlayerDep,
     game: str = "",
     status: str = "",
-    page: int = 1,
+    page: Annotated[int, Query(le=MAX_PAGE)] = 1,
 ) -> Response:
     kind = game if game in GAMES else None
     wanted = status if status in games.STATUSES else None
@@ -40,9 +35,6 @@ def my_games(
         games.my_games(db=db, player_id=player, kind=kind, status=wanted, page=page)
         if player
         else None
-    )
-    transfer = (
-        request.url_for("join", token=_transfer_signer(request).dumps(player)) if player else None
     )
     return render(
         request,
@@ -52,26 +44,63 @@ def my_games(
         kind=kind or "",
         status=wanted or "",
         statuses=games.STATUSES,
-        transfer=transfer,
-        transfer_hours=TRANSFER_MAX_AGE // 3600,
+        transfer_open=transfers.open_link(db=db, player_id=player) if player else None,
+        transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
     )
 
 
+@router.post("/players/transfer", name="make_transfer")
+def make_transfer(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
+    """A new single-use link (shown once: only its hash is kept); the old one stops working."""
+    if not player:
+        return RedirectResponse(request.url_for("my_games"), status_code=303)
+    token = transfers.make_link(db=db, player_id=player)
+    return render(
+        request,
+        "transfer_link.html",
+        link=str(request.url_for("join", token=token)),
+        transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
+    )
+
+
+@router.post("/players/transfer/cancel", name="cancel_transfer")
+def cancel_transfer(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
+    if player:
+        transfers.cancel_links(db=db, player_id=player)
+    return RedirectResponse(request.url_for("my_games"), status_code=303)
+
+
 @router.get("/players/join/{token}", name="join")
-def join(request: Request, db: DatabaseDep, token: str) -> Response:
-    """Open a "move my games" link: this browser becomes the same player."""
+def join(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
+    """Say what the link does, with a button to do it; opening it changes nothing."""
     try:
-        player_id = _transfer_signer(request).loads(token[:200], max_age=TRANSFER_MAX_AGE)
-    except SignatureExpired:
-        return _refused(
-            request, "This link has expired: make a new one on the device you came from."
-        )
-    except BadSignature:
-        return _refused(request, "This link is not valid: copy it again from My games.")
-    if not isinstance(player_id, str) or not games.player_exists(db=db, player_id=player_id):
-        return _refused(request, "This link is not valid: copy it again from My games.")
-    return see_other(request, request.url_for("my_games"), player_id, None)
+        offer = transfers.offer(db=db, token=token, receiver=player)
+    except transfers.TransferRefused as refusal:
+        return _refused(request, refusal)
+    return render(
+        request,
+        "transfer_join.html",
+        own=offer.sender == player,
+        games_here=offer.games_here,
+        action=request.url_for("join", token=token),
+    )
 
 
-def _refused(request: Request, message: str) -> Response:
-    return render(request, "error.html", 400, title="Cannot use this link", message=message)
+@router.post("/players/join/{token}", name="accept_join")
+def accept_join(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
+    """This browser's games join the link maker's list, and it becomes that player."""
+    try:
+        sender = transfers.accept(db=db, token=token, receiver=player)
+    except transfers.TransferRefused as refusal:
+        return _refused(request, refusal)
+    return see_other(request, request.url_for("my_games"), sender, player)
+
+
+def _refused(request: Request, refusal: transfers.TransferRefused) -> Response:
+    if refusal.reason == "used":
+        message = _("This link has been used already: make a new one on the other device.")
+    elif refusal.reason == "expired":
+        message = _("This link has expired: make a new one on the other device.")
+    else:
+        message = _("This link is not valid or was cancelled: copy it again from My games.")
+    return render(request, "error.html", 400, title=_("Cannot use this link"), message=message)

@@ -1,0 +1,58 @@
+"""Uvicorn's HTTP protocol with a deadline for reading each request.
+
+Uvicorn closes idle keep-alive connections but waits without end for a request that
+arrives a byte at a time, so slow clients could hold connections (and file descriptors)
+until the server has none left. Here a connection must deliver a whole request, headers
+and body, within ``read_seconds`` of opening or of the previous response; else it is closed.
+A production deployment also puts a reverse proxy in front (see the README).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, ClassVar
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+RECEIVED: tuple[type[h11._util.Sentinel], ...] = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR)
+
+
+class TimedH11Protocol(H11Protocol):
+    read_seconds: ClassVar[float] = 10.0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.conn.their_state in RECEIVED:
+            self._disarm()  # the request is in: the answer may take its time
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request on this connection gets the same deadline
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.read_seconds, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.conn.their_state not in RECEIVED:
+            self.transport.close()

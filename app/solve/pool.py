@@ -1,0 +1,220 @@
+"""Searches run apart from the request path: a bounded pool of solver processes.
+
+The interpreter that answers moves never runs a search. Hints, verdicts and solutions go
+to small pools of worker processes (one for hints and one for verdicts and solutions by
+default: a hint never waits behind a verdict's long search), and:
+
+- **identical searches are shared** (single flight): while a search for a position is
+  running, everyone asking the same thing waits for that one;
+- **a full queue answers at once**: at most ``queue`` different searches of a kind (hints;
+  verdicts and solutions) wait or run, and
+  at most ``waiters`` requests wait for them; one more raises :class:`SolverBusy` instead
+  of queueing (the site says "busy, ask again in a moment");
+- **nobody waits long**: a caller waits ``wait`` seconds at most; a search not finished
+  by then keeps going, and its answer is kept for the next ask;
+- **answers are kept per position**, in memory bounded in bytes (least recently used out),
+  so a verdict can be shown again without searching (:meth:`SolverPool.known`).
+
+Montana's resumable hint searches live in the worker process (:mod:`app.solve.hint`),
+which lets go of them when it grows past ``WORKER_MAX_BYTES``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from app.rules import rules_for
+from app.solve import Answer
+
+Question = Literal["hint", "answer"]
+
+WORKERS: Final = 1
+QUEUE: Final = 4
+"""Different searches of one kind waiting or running at once, its workers together."""
+WAITERS: Final = 8
+"""Requests waiting for a search at once (others are told the solver is busy)."""
+CACHE_BYTES: Final = 8 * 1024 * 1024
+"""Answers kept in the serving process, by their approximate size."""
+WORKER_MAX_BYTES: Final = 256 * 1024 * 1024
+"""A worker past this resident size lets go of its kept searches and lines."""
+WORKER_NICENESS: Final = 10
+
+
+class SolverBusy(Exception):
+    """Too many searches at once: nothing was searched for this ask."""
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    question: Question
+    kind: str
+    text: str
+
+
+class SolverPool:
+    def __init__(
+        self,
+        workers: int = WORKERS,
+        queue: int = QUEUE,
+        waiters: int = WAITERS,
+        cache_bytes: int = CACHE_BYTES,
+    ) -> None:
+        self.workers, self.queue = workers, queue
+        self._waiters = threading.BoundedSemaphore(waiters)
+        self._lock = threading.Lock()
+        self._running: dict[Job, Future[object]] = {}
+        self._known = _Sized(cache_bytes)
+        self._executors: dict[Question, ProcessPoolExecutor] = {}
+
+    def ask(self, job: Job, wait: float) -> object | None:
+        """The answer to ``job``, or None when it is not ready within ``wait`` seconds
+        (the search goes on; a later ask gets its answer). Raises :class:`SolverBusy`."""
+        known = self._known.get(job)
+        if known is not None:
+            return known
+        if not self._waiters.acquire(blocking=False):
+            raise SolverBusy
+        try:
+            return self._submit(job).result(timeout=wait)
+        except FutureTimeout:
+            return None
+        except BrokenProcessPool:
+            self.close()  # a worker died (killed, out of memory): the next ask starts anew
+            raise SolverBusy from None
+        finally:
+            self._waiters.release()
+
+    def known(self, job: Job) -> object | None:
+        """The kept answer to ``job``, without searching."""
+        return self._known.get(job)
+
+    def close(self) -> None:
+        with self._lock:
+            executors, self._executors = self._executors, {}
+            self._running.clear()
+        for executor in executors.values():
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    def _submit(self, job: Job) -> Future[object]:
+        with self._lock:
+            running = self._running.get(job)
+            if running is not None:
+                return running  # the same search is under way: share it
+            if sum(1 for other in self._running if other.question == job.question) >= self.queue:
+                raise SolverBusy
+            executor = self._executors.get(job.question)
+            if executor is None:
+                executor = self._executors[job.question] = ProcessPoolExecutor(
+                    self.workers,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_lower_priority,
+                )
+            future: Future[object] = executor.submit(_work, job)
+            self._running[job] = future
+        future.add_done_callback(self._finished(job))
+        return future
+
+    def _finished(self, job: Job) -> Callable[[Future[object]], None]:
+        def finished(future: Future[object]) -> None:
+            with self._lock:
+                self._running.pop(job, None)
+            if future.cancelled() or future.exception() is not None:
+                return
+            result = future.result()
+            if _keep(job, result):
+                self._known.put(job, result, _size(job, result))
+
+        return finished
+
+
+def _lower_priority() -> None:
+    """Searches yield the processor to the processes answering requests."""
+    os.nice(WORKER_NICENESS)
+
+
+def _work(job: Job) -> object:
+    """In the worker process: search, then let go of memory if it has grown too much."""
+    from app.solve import hint
+
+    position = rules_for(job.kind).parse(job.text)
+    result: object = hint.hint(position) if job.question == "hint" else hint.answer_for(position)
+    if _resident_bytes() > WORKER_MAX_BYTES:
+        hint.forget()
+    return result
+
+
+def _keep(job: Job, result: object) -> bool:
+    # An unsure Montana hint is kept by the worker's resumable search instead: asking
+    # again must carry that search on, not repeat the first answer.
+    return job.question == "answer" or getattr(result, "sure", True) or job.kind != "montana"
+
+
+def _size(job: Job, result: object) -> int:
+    moves = result.moves if isinstance(result, Answer) else ()
+    return 200 + 2 * len(job.text) + sum(len(move) + 60 for move in moves)
+
+
+def _resident_bytes() -> int:
+    try:
+        with open("/proc/self/statm") as file:
+            return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+class _Sized:
+    """Answers by job, least recently used out once they hold more than ``limit`` bytes."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit, self._bytes = limit, 0
+        self._entries: OrderedDict[Job, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, job: Job) -> object | None:
+        with self._lock:
+            found = self._entries.get(job)
+            if found is None:
+                return None
+            self._entries.move_to_end(job)
+            return found[0]
+
+    def put(self, job: Job, value: object, size: int) -> None:
+        with self._lock:
+            old = self._entries.pop(job, None)
+            self._bytes += size - (old[1] if old else 0)
+            self._entries[job] = (value, size)
+            while self._bytes > self._limit and self._entries:
+                _, (_, gone) = self._entries.popitem(last=False)
+                self._bytes -= gone
+
+
+_pool: SolverPool | None = None
+_pool_lock = threading.Lock()
+
+
+def pool() -> SolverPool:
+    """The process's solver pool (its workers start on the first search)."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = SolverPool()
+        return _pool
+
+
+def configure(workers: int, queue: int) -> SolverPool:
+    """Replace the process's pool with one of this size (at start-up)."""
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.close()
+        _pool = SolverPool(workers=workers, queue=queue, waiters=max(2 * queue, 2))
+        return _pool

@@ -1,0 +1,261 @@
+"""What a player meets on the way, each fixed and held here in a real browser: the layout
+above the fold, messages that never move the board, the focus ring and where focus goes,
+Back, searches that say they are busy, no-JS refusals and axe-core on every page type."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, expect
+
+from tests.browser.conftest import ACTION_TIMEOUT_MS, MontanaUI
+from tests.browser.test_accessibility import describe
+from tests.browser.test_freecell_browser import FreeCellUI
+
+SIZES: Final[list[ViewportSize]] = [
+    {"width": 1280, "height": 720},
+    {"width": 1280, "height": 800},
+    {"width": 1366, "height": 768},
+    {"width": 375, "height": 740},
+]
+AXE: Final = Axe()
+WCAG_22_AA: Final = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def start(page: Page, kind: str) -> FreeCellUI | MontanaUI:
+    if kind == "freecell":
+        fc = FreeCellUI(page)
+        fc.start(1)
+        return fc
+    montana = MontanaUI(page)
+    montana.start(1)
+    return montana
+
+
+def below_the_fold(page: Page, selector: str) -> list[str]:
+    """The elements matching ``selector`` that are not wholly inside the viewport."""
+    result: list[str] = page.eval_on_selector_all(
+        selector,
+        """els => els.map(e => [e.textContent.trim().slice(0, 30), e.getBoundingClientRect()])
+             .filter(([, r]) => r.width && (r.bottom > innerHeight + 0.5 || r.top < 0))
+             .map(([name, r]) => `${name}: ${Math.round(r.top)}..${Math.round(r.bottom)}`)""",
+    )
+    return result
+
+
+@pytest.mark.parametrize("kind", ["freecell", "montana"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
+    page: Page, kind: str, size: ViewportSize, artifacts: Path
+) -> None:
+    page.set_viewport_size(size)
+    ui = start(page, kind)
+    board = page.locator("#board")
+    before = board.bounding_box()
+    with ui.swap(new_version=False):
+        page.get_by_role("button", name=re.compile("^Hint")).click()
+    expect(page.locator("#game .message")).to_be_visible()
+    after = board.bounding_box()
+    assert before is not None and after is not None
+    assert abs(after["y"] - before["y"]) < 1, (
+        f"a message moved the board {after['y'] - before['y']}px"
+    )
+    controls = "#game .controls > form button, #game .controls summary, #game .message, #board"
+    assert below_the_fold(page, controls) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    give_up = page.locator("details.give-up")
+    give_up.locator("summary").click()
+    assert below_the_fold(page, "#game .confirm button") == [], "a confirmation opens off screen"
+    page.screenshot(path=artifacts / f"play-{kind}-{size['width']}x{size['height']}.png")
+
+
+def contrast(a: str, b: str) -> float:
+    def luminance(colour: str) -> float:
+        r, g, b_ = (int(x) / 255 for x in re.findall(r"\d+", colour)[:3])
+
+        def channel(c: float) -> float:
+            return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b_)
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("kind", ["freecell", "montana"])
+def test_the_focus_ring_stands_out_on_cards_and_on_the_felt(page: Page, kind: str) -> None:
+    start(page, kind)
+    card = page.locator("#board a.fc-card, #board .cell.card").first
+    card.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies
+    focused = page.evaluate(
+        """() => { const e = document.activeElement, s = getComputedStyle(e);
+             return [s.outlineColor, s.outlineStyle, s.boxShadow, s.backgroundColor]; }"""
+    )
+    outline, style, shadow, card_colour = focused
+    assert style == "solid"
+    felt = "rgb(29, 92, 63)"
+    assert contrast(outline, card_colour) >= 3, (outline, card_colour)
+    ring = re.match(r"rgb\([^)]*\)", shadow)
+    assert ring is not None, shadow
+    assert contrast(ring.group(0), felt) >= 3, (ring.group(0), felt)
+    assert contrast(ring.group(0), outline) >= 3
+
+
+def test_back_from_statistics_shows_the_board_as_it_is(montana: MontanaUI) -> None:
+    page = montana.page
+    montana.start(1)
+    for cell in ("D10", "B9", "C4"):
+        montana.act(montana.cell(cell))
+    expect(montana.status("Moves")).to_have_text("3")
+    page.get_by_role("link", name="Statistics").click()
+    page.wait_for_url("**/stats")
+    page.go_back()
+    expect(montana.status("Moves")).to_have_text("3")
+    response = page.request.get(montana.game_path)
+    assert response.headers["cache-control"] == "no-store"
+
+
+def test_focus_never_drops_to_the_body(montana: MontanaUI) -> None:
+    page = montana.page
+    montana.start(1)
+    montana.cell("D10").focus()
+    montana.press("Enter")
+    on_body = "() => document.activeElement === document.body"
+    for key in ("u", "r"):
+        montana.press(key)
+        assert not page.evaluate(on_body), f"focus fell to <body> after {key}"
+    check = page.locator("#check-button")
+    check.focus()
+    with montana.swap(new_version=False):
+        page.keyboard.press("Enter")
+    expect(check).to_be_focused()
+
+
+def test_still_winnable_is_busy_at_once_and_its_answer_is_kept(montana: MontanaUI) -> None:
+    page = montana.page
+    montana.start(1)
+
+    def slow(route: Route) -> None:
+        page.wait_for_timeout(1200)
+        route.continue_()
+
+    page.route(re.compile(r".*\?check=1$"), slow)
+    button = page.locator("#check-button")
+    button.click()
+    expect(page.locator("#game")).to_have_attribute("aria-busy", "true", timeout=300)
+    expect(button).to_be_disabled(timeout=300)
+    expect(page.locator("#announcer")).to_have_text("Searching…", timeout=300)
+    # A click on the board meanwhile does not throw the answer away.
+    montana.cell("D10").click(force=True, no_wait_after=True)
+    expect(page.locator("#game .message")).to_contain_text(re.compile("^(Yes|Not|No)"))
+    expect(page.locator("#announcer")).to_contain_text(re.compile("^(Yes|Not|No)"))
+    expect(page.locator("#game")).not_to_have_attribute("aria-busy", "true")
+
+
+def test_a_pick_up_asks_the_server_at_once(page: Page) -> None:
+    """Before, site.js waited ~230 ms for a possible double-click before asking."""
+    fc = FreeCellUI(page)
+    fc.start(1)
+    page.evaluate(
+        """() => { window.__asked = null;
+             document.addEventListener('htmx:beforeRequest', () => {
+               window.__asked = window.__asked ?? performance.now(); }); }"""
+    )
+    clicked = page.evaluate("performance.now()")
+    fc.pick(fc.exposed("6"))
+    asked = page.evaluate("window.__asked")
+    assert asked - clicked < 100, f"the pick-up waited {asked - clicked:.0f} ms"
+    # A double-click still sends the card on: home, or else to a free cell.
+    fc.page.keyboard.press("Escape")
+    expect(fc.selected).to_have_count(0)
+    fc.double_click(fc.exposed("6"))
+    assert fc.history() == ["6a"]
+
+
+@pytest.fixture
+def nojs(browser: Browser, live_server: str) -> Callable[[], BrowserContext]:
+    def make() -> BrowserContext:
+        context = browser.new_context(base_url=live_server, java_script_enabled=False)
+        context.set_default_timeout(ACTION_TIMEOUT_MS)
+        return context
+
+    return make
+
+
+def test_without_javascript_a_stale_tab_is_sent_back_to_the_game(
+    nojs: Callable[[], BrowserContext],
+) -> None:
+    context = nojs()
+    first = context.new_page()
+    ui = MontanaUI(first)
+    ui.start(1)
+    second = context.new_page()
+    second.goto(ui.game_path)
+    with first.expect_navigation():
+        ui.cell("D10").click()
+    with second.expect_navigation():
+        second.locator('#board [data-cell="B9"]').click()
+    assert second.url.endswith(f"{ui.game_path}?stale=1")
+    expect(second.locator("#game .message")).to_contain_text("moved on in another tab")
+    context.close()
+
+
+def axe_violations(page: Page) -> list[dict[str, Any]]:
+    options = {"runOnly": {"type": "tag", "values": WCAG_22_AA}}
+    violations: list[dict[str, Any]] = AXE.run(page, options=options).response["violations"]
+    return violations
+
+
+PAGE_TYPES: Final = [
+    "home",
+    "montana",
+    "montana-choosing",
+    "montana-over",
+    "freecell",
+    "freecell-holding",
+    "freecell-over",
+    "replay",
+    "solution",
+    "my-games",
+    "stats",
+]
+
+
+@pytest.mark.parametrize("width", [1280, 375])
+@pytest.mark.parametrize("kind", PAGE_TYPES)
+def test_axe_finds_nothing(page: Page, kind: str, width: int) -> None:
+    page.set_viewport_size({"width": width, "height": 800})
+    if kind == "home":
+        page.goto("/")
+    elif kind in ("my-games", "stats"):
+        page.goto("/games" if kind == "my-games" else "/stats")
+    elif kind.startswith("montana") or kind in ("replay", "solution"):
+        montana = MontanaUI(page)
+        montana.start(1)
+        montana.act(montana.cell("D10"))
+        if kind == "montana-choosing":
+            montana.act(montana.button("r"))
+            with montana.swap(new_version=False):
+                montana.cell("A1").click()
+        elif kind == "montana-over":
+            page.locator("details.give-up summary").click()
+            montana.act(page.get_by_role("button", name="Yes, give up"))
+        elif kind in ("replay", "solution"):
+            page.goto(f"{montana.game_path}/{kind}")
+    else:
+        fc = FreeCellUI(page)
+        fc.start(1)
+        if kind == "freecell-holding":
+            fc.pick(fc.exposed("6"))
+        elif kind == "freecell-over":
+            page.locator("details.give-up summary").click()
+            fc.act(page.get_by_role("button", name="Yes, give up"))
+    violations = axe_violations(page)
+    assert violations == [], f"axe on {kind} at {width}px:\n{describe(violations)}"

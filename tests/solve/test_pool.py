@@ -1,0 +1,79 @@
+"""The solver pool: searches in another process, shared while they run, a bounded queue
+that answers "busy" at once, answers kept within a byte budget."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from app.rules import rules_for
+from app.solve import Answer
+from app.solve.hint import Hint
+from app.solve.pool import Job, SolverBusy, SolverPool, _Sized
+
+HARD = Job("answer", "freecell", rules_for("freecell").new_game(11982, "standard").to_text())
+"""A proof that takes seconds (deal #11982 cannot be won)."""
+
+
+def fresh(deal: int) -> Job:
+    return Job("answer", "montana", rules_for("montana").new_game(deal, "expert").to_text())
+
+
+@pytest.fixture
+def pool() -> Iterator[SolverPool]:
+    solver = SolverPool(workers=1, queue=2, waiters=4)
+    yield solver
+    solver.close()
+
+
+def test_a_search_runs_in_another_process(pool: SolverPool) -> None:
+    job = Job("hint", "freecell", rules_for("freecell").new_game(1, "standard").to_text())
+    hint = pool.ask(job, wait=30)
+    assert isinstance(hint, Hint) and hint.move
+    executor = pool._executors["hint"]
+    assert all(pid != os.getpid() for pid in executor._processes)  # type: ignore[attr-defined]
+    assert pool.known(job) == hint  # kept: asking again costs nothing
+
+
+def test_identical_searches_are_shared_and_a_full_queue_answers_at_once(
+    pool: SolverPool,
+) -> None:
+    answers: list[object] = []
+    askers = [threading.Thread(target=lambda: answers.append(pool.ask(HARD, 30))) for _ in range(3)]
+    for asker in askers:
+        asker.start()
+    time.sleep(0.5)
+    assert len(pool._running) == 1  # three asks, one search
+    hint = Job("hint", "freecell", rules_for("freecell").new_game(2, "standard").to_text())
+    assert isinstance(pool.ask(hint, wait=30), Hint)  # a hint does not wait behind it
+    assert pool.ask(fresh(3), wait=0) is None  # a second search queues (the queue holds 2)
+    began = time.monotonic()
+    with pytest.raises(SolverBusy):
+        pool.ask(fresh(12), wait=30)  # a third does not: busy, at once
+    assert time.monotonic() - began < 0.5
+    for asker in askers:
+        asker.join(60)
+    assert len(answers) == 3
+    assert all(isinstance(answer, Answer) for answer in answers)
+    assert len({answer.positions for answer in answers if isinstance(answer, Answer)}) == 1
+
+
+def test_an_unfinished_wait_leaves_the_search_going(pool: SolverPool) -> None:
+    assert pool.ask(HARD, wait=0.2) is None
+    deadline = time.monotonic() + 60
+    while pool.known(HARD) is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert isinstance(pool.known(HARD), Answer)  # (proved, or out of time on a busy machine)
+
+
+def test_kept_answers_stay_within_their_byte_budget() -> None:
+    kept = _Sized(1000)
+    for n in range(100):
+        kept.put(Job("answer", "montana", str(n)), n, 100)
+    assert kept._bytes <= 1000
+    assert kept.get(Job("answer", "montana", "99")) == 99
+    assert kept.get(Job("answer", "montana", "0")) is None

@@ -1,0 +1,54 @@
+"""The store recovers by itself when a storage fault ends: connections broken by it are
+dropped and opened again (no restart needed)."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from app import games
+from app.store import Database, StorageError
+
+
+def test_writes_recover_after_the_database_was_read_only(
+    migrated_file: Path, tmp_path: Path
+) -> None:
+    path = tmp_path / "solitaire.db"
+    shutil.copy(migrated_file, path)
+    db = Database(f"sqlite:///{path}")
+    player = games.ensure_player(db=db, player_id=None)
+    read_only = False
+
+    @event.listens_for(db.engine, "do_connect")
+    def connect(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
+        # While the fault lasts, a new connection opens the file read-only, as SQLite does
+        # when it may not write the file (chmod 444); the connection stays read-only after.
+        if read_only:
+            return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        return None
+
+    read_only = True
+    db.engine.pool.dispose()  # every connection from now on is opened during the fault
+    for _ in range(3):
+        with pytest.raises(StorageError):
+            games.start(db=db, player_id=player, kind="montana")
+        assert games.my_games(db=db, player_id=player).total == 0  # reads still work
+    read_only = False
+    began = time.monotonic()
+    failures = 0
+    while True:
+        try:
+            games.start(db=db, player_id=player, kind="montana")
+            break
+        except StorageError:
+            failures += 1
+            assert failures < 3, "writes stay broken after the fault ended"
+    assert time.monotonic() - began < 5
+    assert games.my_games(db=db, player_id=player).total == 1
+    db.dispose()
