@@ -10,11 +10,13 @@ from starlette.exceptions import HTTPException
 
 from app import games
 from app.i18n import gettext as _
+from app.i18n import isolate
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.solve.pool import SolverBusy
 from app.store import StorageError
 from app.web.htmx import is_htmx
 from app.web.pages import render, render_game, stale_message
+from app.web.refusals import refusal
 from app.web.throttle import Cost, TooManyRequests
 
 
@@ -33,8 +35,8 @@ class FormError(ValueError):
 def install(app: FastAPI) -> None:
     @app.exception_handler(games.GameNotFound)
     async def not_found(request: Request, error: games.GameNotFound) -> Response:
-        message = _sentence(str(error))
-        return render_error(request, 404, title="Game not found", message=message)
+        message = _("There is no game at this address: check the link, or start a new game.")
+        return render_error(request, 404, title=_("Game not found"), message=message)
 
     @app.exception_handler(games.StaleVersion)
     async def stale(request: Request, error: games.StaleVersion) -> Response:
@@ -45,7 +47,7 @@ def install(app: FastAPI) -> None:
     async def refused(request: Request, error: Exception) -> Response:
         game_id = request.path_params.get("game_id")
         if game_id is None:
-            return render_error(request, 422, title="Cannot do that", message=str(error))
+            return render_error(request, 422, title=_("Cannot do that"), message=words(error))
         if is_page_form(request):
             action = request.query_params.get("action") or await _posted_action(request)
             return back_to_game(request, game_id, refused=action[:32])
@@ -54,7 +56,7 @@ def install(app: FastAPI) -> None:
             request,
             game,
             status_code=422,
-            message=_sentence(str(error)),
+            message=words(error),
             pick=await _still_held(request),
         )
 
@@ -76,7 +78,7 @@ def install(app: FastAPI) -> None:
         # In a worker thread: under a flood of refusals the event loop must stay free.
         game_id = request.path_params.get("game_id")
         if game_id is None:
-            response = render_error(request, 429, "Slow down a little", message)
+            response = render_error(request, 429, _("Slow down a little"), message)
         else:
             game = games.load(db=request.app.state.db, game_id=game_id)
             response = render_game(request, game, status_code=429, message=message)
@@ -85,30 +87,40 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(StorageError)
     async def storage(request: Request, error: StorageError) -> Response:
-        message = (
+        message = _(
             "The game store cannot save or read right now, so nothing was changed. "
             "Please try again in a moment."
         )
-        response = render_error(request, 503, title="Try again soon", message=message)
+        response = render_error(request, 503, title=_("Try again soon"), message=message)
         response.headers["Retry-After"] = "5"
         return response
 
     @app.exception_handler(RequestValidationError)
     async def invalid_form(request: Request, error: RequestValidationError) -> Response:
-        problems = "; ".join(
-            f"{'.'.join(str(part) for part in problem['loc'][1:]) or 'request'}: {problem['msg']}"
+        fields = ", ".join(
+            isolate(".".join(str(part) for part in problem["loc"][1:]) or "-")
             for problem in error.errors()
         )
-        return render_error(request, 422, title="Cannot read that form", message=problems)
+        message = _("A field of this form is missing, too long or malformed: %(fields)s.") % {
+            "fields": fields
+        }
+        return render_error(request, 422, title=_("Cannot read that form"), message=message)
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, error: HTTPException) -> Response:
         if error.status_code == 404 and request.url.path.startswith("/games/"):
             # Whatever its shape, an id that names no game gets the same answer.
             return await not_found(request, games.GameNotFound("no game at this address"))
-        titles = {404: "Page not found", 405: "Method not allowed"}
-        title = titles.get(error.status_code, "Something went wrong")
-        return render_error(request, error.status_code, title=title, message=error.detail)
+        if error.status_code == 404:
+            title, message = _("Page not found"), _("There is no page at this address.")
+        elif error.status_code == 405:
+            title = _("Method not allowed")
+            message = _("This address does not take that kind of request.")
+        else:
+            title, message = _("Something went wrong"), _("The site could not answer that.")
+        if isinstance(error.detail, str) and error.status_code == 404 and error.detail:
+            message = error.detail if error.detail != "Not Found" else message
+        return render_error(request, error.status_code, title=title, message=message)
 
 
 def is_page_form(request: Request) -> bool:
@@ -155,5 +167,11 @@ def render_error(request: Request, status: int, title: str, message: object) -> 
     return render(request, template, status, title=title, message=message)
 
 
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+def words(error: Exception) -> str:
+    """A refusal in the player's language: the engine's by its code, the service's kinds
+    of game by theirs, a form's as it was worded when raised."""
+    if isinstance(error, games.UnknownGameKind):
+        return _("There is no such game, variant or deal number: choose one on the home page.")
+    if isinstance(error, FormError):
+        return str(error)
+    return refusal(error)

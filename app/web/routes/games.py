@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
 from app import games
+from app.i18n import gettext as _
 from app.rules.protocol import Position
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
@@ -25,8 +26,9 @@ from app.web.pages import (
     verdict_words,
 )
 from app.web.players import PlayerDep, see_other
+from app.web.refusals import refusal as refusal_words
 from app.web.throttle import limited
-from app.web.words import describe, sentence
+from app.web.words import describe
 
 router = APIRouter(prefix="/games")
 
@@ -131,7 +133,7 @@ def refusal(game: games.Game, action: str) -> str | None:
     try:
         game.position.play(game.position.parse_action(action))
     except ValueError as error:
-        return sentence(str(error))
+        return refusal_words(error)
     return None
 
 
@@ -224,11 +226,11 @@ def _deal_number(text: str) -> int | None:
     if not text:
         return None
     if not DIGITS.fullmatch(text):
-        raise FormError(f"a deal number is a whole number, not {text!r}")
+        raise FormError(_("A deal number is a whole number, such as 11982."))
     return int(text)
 
 
 def _version(text: str) -> int:
     if not DIGITS.fullmatch(text.strip()):
-        raise FormError(f"the form's version must be a number, not {text!r}: reload the page")
+        raise FormError(_("This form is out of date: reload the page."))
     return int(text.strip())

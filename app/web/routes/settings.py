@@ -8,6 +8,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
 from app import games
+from app.i18n import gettext as _
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
 from app.web.players import PlayerDep, see_other
@@ -24,7 +25,7 @@ def save_settings(
     next: Annotated[str, Form(max_length=200)] = "/",
 ) -> Response:
     if auto_moves not in ("on", "off"):
-        raise FormError(f"auto_moves is 'on' or 'off', not {auto_moves!r}")
+        raise FormError(_("Automatic moves home are either on or off."))
     player_id = games.ensure_player(db=db, player_id=player)
     games.set_auto_moves(db=db, player_id=player_id, on=auto_moves == "on")
     # Only a path on this site: never redirect elsewhere.
