@@ -188,9 +188,19 @@ def plural_forms(code: LocaleCode) -> int:
 
 def isolate(text: object) -> str:
     """``text`` between Unicode first-strong and pop isolates (U+2068 … U+2069), so a
-    card, a cell, notation or a number keeps its own direction inside an Arabic or Hindi
-    sentence built in Python. Templates use ``<bdi>`` instead."""
-    return f"\u2068{text}\u2069"
+    card, a cell, notation or a number keeps its own direction inside a right-to-left
+    sentence built in Python. Templates use ``<bdi>`` instead.
+
+    Only a right-to-left language needs them (in a left-to-right paragraph notation
+    already runs its own way), so elsewhere the text comes back as it is.
+
+    >>> with use_locale("ar"):
+    ...     isolate("B7")
+    '\u2068B7\u2069'
+    >>> isolate("B7")
+    'B7'
+    """
+    return f"\u2068{text}\u2069" if direction() == "rtl" else str(text)
 
 
 def number(value: int | float) -> str:

@@ -537,12 +537,16 @@ class FreeCellPosition:
                 card=card,
                 onto=onto,
             )
+        message = f"{card} cannot go on {onto}: {self._wanted_on(onto)}"
         if onto.rank == 1:
-            code = "freecell.nothing_on_ace"
-        else:
-            code = "freecell.wrong_colour" if card.is_red == onto.is_red else "freecell.wrong_rank"
+            return IllegalMoveError(message, "freecell.nothing_on_ace", card=card, onto=onto)
+        first, second = (
+            Card(onto.rank - 1, suit)
+            for suit in SUITS
+            if Card(onto.rank - 1, suit).is_red != onto.is_red
+        )
         return IllegalMoveError(
-            f"{card} cannot go on {onto}: {self._wanted_on(onto)}", code, card=card, onto=onto
+            message, "freecell.wants", card=card, onto=onto, first=first, second=second
         )
 
     @staticmethod

@@ -64,12 +64,8 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "freecell.nothing_on_ace": lambda p: _fill(
         _("Nothing goes on an Ace: %(onto)s can go home."), p
     ),
-    "freecell.wrong_colour": lambda p: _fill(
-        _("%(card)s cannot go on %(onto)s: red goes on black and black on red."),
-        p,
-    ),
-    "freecell.wrong_rank": lambda p: _fill(
-        _("%(card)s cannot go on %(onto)s: a card goes on the card one rank higher."), p
+    "freecell.wants": lambda p: _fill(
+        _("%(card)s cannot go on %(onto)s: only %(first)s or %(second)s goes there."), p
     ),
     "freecell.run_does_not_fit": lambda p: _fill(
         _("No card of column %(column)s's run %(run)s goes on %(onto)s."), p

@@ -1,14 +1,14 @@
 """Actions and results in words for people ("8♣ to B7", "3 cards from column 3 to column 6").
 
-Every sentence is one message with named placeholders. Cards, cells and column names are
-put in as they are for now: pages, replays and tests read these sentences verbatim, so
-isolating them (:func:`app.i18n.isolate`) comes with the translations themselves.
+Every sentence is one message with named placeholders. Cards, cells, column names and
+numbers are isolated (:func:`app.i18n.isolate`) so they keep their direction inside an
+Arabic sentence.
 """
 
 from __future__ import annotations
 
 from app.i18n import gettext as _
-from app.i18n import ngettext
+from app.i18n import isolate, ngettext
 from app.rules.cards import Card
 from app.rules.freecell import CELL_NAMES, HOME, FreeCellPosition
 from app.rules.montana import MontanaMove, MontanaPosition, cell_name
@@ -48,11 +48,14 @@ def _montana(notation: str, before: MontanaPosition, after: MontanaPosition) -> 
     action = before.parse_action(notation)
     if isinstance(action, MontanaMove):
         return _("%(card)s to %(cell)s") % {
-            "card": action.card.symbol,
-            "cell": cell_name(action.cell),
+            "card": isolate(action.card.symbol),
+            "cell": isolate(cell_name(action.cell)),
         }
     total = after.redeals_done + after.redeals_left
-    return _("redeal %(num)s of %(total)s") % {"num": after.redeals_done, "total": total}
+    return _("redeal %(num)s of %(total)s") % {
+        "num": isolate(after.redeals_done),
+        "total": isolate(total),
+    }
 
 
 def place_name(name: str) -> str:
@@ -60,8 +63,8 @@ def place_name(name: str) -> str:
     if name == HOME:
         return _("home")
     if name in CELL_NAMES:
-        return _("free cell %(name)s") % {"name": name}
-    return _("column %(name)s") % {"name": name}
+        return _("free cell %(name)s") % {"name": isolate(name)}
+    return _("column %(name)s") % {"name": isolate(name)}
 
 
 def _freecell(notation: str, before: FreeCellPosition) -> str:
@@ -73,8 +76,8 @@ def _freecell(notation: str, before: FreeCellPosition) -> str:
             "%(num)s card from %(source)s to %(target)s",
             "%(num)s cards from %(source)s to %(target)s",
             move.count,
-        ) % {"num": move.count, "source": source, "target": target}
-    name = card.symbol if card else _("a card")
+        ) % {"num": isolate(move.count), "source": source, "target": target}
+    name = isolate(card.symbol) if card else _("a card")
     if move.target == HOME:
         return _("%(card)s home from %(source)s") % {"card": name, "source": source}
     return _("%(card)s from %(source)s to %(target)s") % {

@@ -81,7 +81,10 @@ def test_montana_wrong_card_names_cards_and_cells_isolated() -> None:
     )
     with pytest.raises(IllegalMoveError) as caught:
         position.play(position.parse_action(f"{wrong} {gap}"))
+    with i18n.use_locale("ar"):
+        words = refusal(caught.value)
+    assert f"\u2068{gap}\u2069" in words, words
     with i18n.use_locale("en"):
         words = refusal(caught.value)
-    assert "\u2068" in words and gap in words, words
+    assert "\u2068" not in words and gap in words, words
     assert words.endswith("."), words
