@@ -22,6 +22,7 @@ from app.rules.protocol import (
     IllegalMoveError,
     InvalidMoveError,
     Position,
+    RuleError,
     Rules,
 )
 from app.solve import Answer, Verdict
@@ -47,8 +48,8 @@ class GameNotFound(LookupError):
     """No game has this id."""
 
 
-class UnknownGameKind(ValueError):
-    """A kind, variant or deal number the site does not offer."""
+class UnknownGameKind(RuleError):
+    """A kind, variant or deal number the site does not offer (a code the web words)."""
 
 
 class GameOver(IllegalMoveError):
@@ -162,15 +163,25 @@ def start(
     try:
         rules = rules_for(kind)
     except KeyError:
-        raise UnknownGameKind(f"unknown game {kind!r}") from None
+        raise UnknownGameKind(f"unknown game {kind!r}", "game.unknown", text=kind[:32]) from None
     variant = variant or rules.default_variant
     if variant not in rules.variants:
         choices = ", ".join(rules.variants)
-        raise UnknownGameKind(f"{rules.name} has no variant {variant!r} (choose {choices})")
+        raise UnknownGameKind(
+            f"{rules.name} has no variant {variant!r} (choose {choices})",
+            "game.unknown_variant",
+            game=kind,
+            text=variant[:32],
+        )
     if deal is None:
         deal = secrets.randbelow(rules.max_deal) + 1
     if not 1 <= deal <= rules.max_deal:
-        raise UnknownGameKind(f"deal numbers run from 1 to {rules.max_deal:,}, not {deal:,}")
+        raise UnknownGameKind(
+            f"deal numbers run from 1 to {rules.max_deal:,}, not {deal:,}",
+            "game.deal_range",
+            max=rules.max_deal,
+            deal=deal,
+        )
     position = rules.new_game(deal, variant)
     now = now or utcnow()
     record = GameRecord(

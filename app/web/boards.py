@@ -35,6 +35,8 @@ class MontanaCell:
     """A column-1 gap with several 2s that fit: clicking marks them (``?pick=B1``)."""
     wants: str | None = None
     """For a gap: the card that fits it, shown faint inside it."""
+    tip: str = ""
+    """For a gap: its tooltip, naming the cell as hints and coordinates do (``Gap B9``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +122,8 @@ def _gap(
     if index % COLUMNS == 0:
         if index == picked:
             label = _("gap, row %(row)s, column %(col)s: choose a 2") % place
-            return MontanaCell(name, None, "picked", label, wants="2")
+            tip = _("Gap %(cell)s: choose a 2") % {"cell": name}
+            return MontanaCell(name, None, "picked", label, wants="2", tip=tip)
         if len(moves) == 1 or not playable:
             move = moves[0]
             label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
@@ -128,22 +131,27 @@ def _gap(
                 "card": card_name(move.card),
             }
             action = move.notation if playable else None
-            return MontanaCell(name, None, "open", label, action, wants=move.card.symbol)
+            tip = _("Gap %(cell)s: wants %(card)s") % {"cell": name, "card": card_name(move.card)}
+            return MontanaCell(name, None, "open", label, action, wants=move.card.symbol, tip=tip)
         label = _("gap, row %(row)s, column %(col)s: wants a 2") % place
-        return MontanaCell(name, None, "choose", label, pick=name, wants="2")
+        tip = _("Gap %(cell)s: wants a 2") % {"cell": name}
+        return MontanaCell(name, None, "choose", label, pick=name, wants="2", tip=tip)
     wanted = position.wanted(index)
     if wanted is None:
         if position.cells[index - 1] is not None:
             label = _("gap, row %(row)s, column %(col)s: dead, after a king") % place
+            tip = _("Gap %(cell)s: dead, after a king") % {"cell": name}
         else:
             label = _("gap, row %(row)s, column %(col)s: dead, after a gap") % place
-        return MontanaCell(name, None, "dead", label)
+            tip = _("Gap %(cell)s: dead, after a gap") % {"cell": name}
+        return MontanaCell(name, None, "dead", label, tip=tip)
     label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
         **place,
         "card": card_name(wanted),
     }
     action = moves[0].notation if playable else None
-    return MontanaCell(name, None, "open", label, action, wants=wanted.symbol)
+    tip = _("Gap %(cell)s: wants %(card)s") % {"cell": name, "card": card_name(wanted)}
+    return MontanaCell(name, None, "open", label, action, wants=wanted.symbol, tip=tip)
 
 
 # -- FreeCell ------------------------------------------------------------------------------

@@ -151,7 +151,7 @@ def win_rate_chart(charts: Charts) -> Chart:
                 else _("Win percentage")
             ),
             description=ngettext(
-                "Running win percentage over the last finished game, ending at %(final)s.",
+                "Running win percentage over %(num)s finished game, ending at %(final)s.",
                 "Running win percentage over the last %(num)s finished games, ending at %(final)s.",
                 n,
             )

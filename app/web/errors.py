@@ -170,8 +170,6 @@ def render_error(request: Request, status: int, title: str, message: object) -> 
 def words(error: Exception) -> str:
     """A refusal in the player's language: the engine's by its code, the service's kinds
     of game by theirs, a form's as it was worded when raised."""
-    if isinstance(error, games.UnknownGameKind):
-        return _("There is no such game, variant or deal number: choose one on the home page.")
     if isinstance(error, FormError):
         return str(error)
     return refusal(error)

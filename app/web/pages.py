@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-from typing import Any, Final
+from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
@@ -89,25 +87,13 @@ def render_game(
     return response
 
 
-VERDICTS_KEPT: Final = 1024
-_verdicts: OrderedDict[tuple[str, str], str] = OrderedDict()
-_verdicts_lock = threading.Lock()
-
-
-def remember_verdict(game: Game, words: str) -> None:
-    """Keep a "still winnable?" answer with its position (this process, newest 1024), so
-    it is shown again whenever the game comes back to that position."""
-    key = (game.kind, game.position.to_text())
-    with _verdicts_lock:
-        _verdicts[key] = words
-        _verdicts.move_to_end(key)
-        while len(_verdicts) > VERDICTS_KEPT:
-            _verdicts.popitem(last=False)
-
-
 def remembered_verdict(game: Game) -> str | None:
-    with _verdicts_lock:
-        return _verdicts.get((game.kind, game.position.to_text()))
+    """A sure "still winnable?" answer already found for this very position (the solver
+    keeps them), worded in this reader's language; never searches."""
+    known = games.known_verdict(game)
+    if known is None or known[0] not in ("solved", "unsolvable"):
+        return None
+    return verdict_words(game, *known)
 
 
 def stale_message() -> str:
@@ -209,14 +195,7 @@ def describe_hint(position: Position, notation: str | None, sure: bool) -> str:
 
 
 def verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
-    """The answer to "can this still be won?" in words (a sure answer is remembered)."""
-    words = _verdict_words(game, verdict, length, searched)
-    if verdict in ("solved", "unsolvable"):
-        remember_verdict(game, words)
-    return words
-
-
-def _verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
+    """The answer to "can this still be won?" in words."""
     if verdict == "thinking":
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
     unsure = _("Not sure: the search ran out of time before it found an answer.")

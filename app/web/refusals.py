@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import Final
 
 from app.i18n import gettext as _
-from app.i18n import isolate, ngettext
+from app.i18n import isolate, ngettext, number
 from app.rules.cards import Card
+from app.web.names import game_name
 
 Params = Mapping[str, object]
 
@@ -22,6 +23,8 @@ def _shown(value: object) -> str:
     """A param as the player sees it: a card as ``8♣``, a run as ``9♣ 8♥``, else as is."""
     if isinstance(value, Card):
         return isolate(value.symbol)
+    if isinstance(value, int):
+        return isolate(number(value))
     if isinstance(value, tuple):
         return isolate(" ".join(card.symbol for card in value if isinstance(card, Card)))
     return isolate(value)
@@ -38,6 +41,13 @@ def _count(params: Params, key: str) -> int:
 
 WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "nothing_to_undo": lambda p: _("There is nothing to undo."),
+    # Starting a game
+    "game.unknown": lambda p: _fill(_("There is no game called %(text)s here."), p),
+    "game.unknown_variant": lambda p: _fill(
+        _("%(name)s has no variant %(text)s: choose one on the home page."),
+        {**p, "name": game_name(str(p.get("game", "")))},
+    ),
+    "game.deal_range": lambda p: _fill(_("Deal numbers run from 1 to %(max)s, not %(deal)s."), p),
     "not_a_card": lambda p: _fill(_("%(text)s is not a card (for example 8C, TD, KH)."), p),
     # FreeCell
     "freecell.not_a_move": lambda p: _fill(

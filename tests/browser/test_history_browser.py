@@ -323,7 +323,7 @@ def test_statistics_count_the_games_and_draw_charts(player: Page) -> None:
     expect(tabs.get_by_role("link", name="FreeCell")).to_have_attribute("aria-current", "page")
     expect(page.locator("figure.chart svg")).to_have_count(2)
     expect(page.locator("#win-rate-desc")).to_have_text(
-        "Running win percentage over the last finished game, ending at 0 %."
+        "Running win percentage over 1 finished game, ending at 0%."
     )
 
     tabs.get_by_role("link", name="Everyone").click()

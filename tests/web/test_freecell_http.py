@@ -129,7 +129,7 @@ def test_illegal_and_too_long_moves_are_422(client: TestClient) -> None:
     game_id = start(client)
     response = act(client, game_id, "12", 0, **HX)
     assert response.status_code == 422
-    assert "6♠ cannot go on 9♣: only 8♥ or 8♦ goes there." in response.text
+    assert "6♠ cannot go on 9♣: only 8♦ or 8♥ goes there." in response.text
     response = act(client, game_id, "ab", 0, **HX)
     assert response.status_code == 422
     response = act(client, game_id, "all-home", 0, **HX)
@@ -159,8 +159,8 @@ Freecells: KS QH JS TH
     response = act(client, game_id, "12", 0, **HX)
     assert response.status_code == 422
     assert (
-        "a run of 4 cards cannot move onto column 2: with no empty free cells and no empty "
-        "columns at most 1 card moves at once"
+        "A run of 4 cards cannot move onto column 2: with 0 empty free cells and 0 empty "
+        "columns, at most 1 card moves at once."
     ) in response.text
 
 

@@ -112,7 +112,7 @@ def test_unknown_ids_get_the_same_404(client: TestClient, game_id: str) -> None:
     for url in (f"/games/{game_id}", f"/games/{game_id}/position", f"/games/{game_id}/replay"):
         response = client.get(url)
         assert response.status_code == 404
-        assert "No game at this address" in response.text
+        assert "There is no game at this address" in response.text
 
 
 def test_game_ids_are_long_and_random(client: TestClient) -> None:
