@@ -6,12 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev chromium fonts postgres redis fc-solve lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev chromium fonts postgres redis fc-solve wrk lint typecheck imports pytest bench messages clean
 
 run: install
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
 
-test: install-dev chromium fonts postgres redis fc-solve lint typecheck imports pytest
+test: install-dev chromium fonts postgres redis fc-solve wrk lint typecheck imports pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,12 @@ fc-solve:
 	  echo "Installing Debian's freecell-solver-bin (reference deals and solver)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq freecell-solver-bin; }
 
+# The load bench drives the server with wrk, a C load generator (tests/bench runs its smoke).
+wrk:
+	@command -v wrk >/dev/null 2>&1 || { \
+	  echo "Installing Debian's wrk for the load bench"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+
 lint:
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -73,7 +79,8 @@ imports:
 pytest:
 	$(BIN)/pytest
 
-bench: install-dev
+# Every bench in full; `make test` runs each one's --smoke (tests/bench).
+bench: install-dev wrk fc-solve
 	$(BIN)/python bench/move_latency.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/stats_page.py

@@ -7,11 +7,13 @@ compare-and-set on its version. A game never changes outside :func:`act`.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import re
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from app.rules import rules_for
 from app.rules.history import Entry, effective, entry, positions, replay
@@ -28,6 +30,7 @@ from app.solve.hint import Hint
 from app.solve.pool import Job, SolverBusy, pool
 from app.store import Conflict, Database, Session, queries
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
+from app.store.queries import AnyRow
 
 GAME_ID_BYTES: Final = 18
 """144 random bits, 24 URL-safe characters."""
@@ -194,6 +197,7 @@ def start(
         resigned=False,
         created_at=now,
         last_action_at=now,
+        undo_top=0,
         **_outcome_values(position, resigned=False, finished_at=None, now=now),
     )
     with db.write() as session:
@@ -304,7 +308,7 @@ def _job(question: Literal["hint", "answer"], game: Game) -> Job:
 
 def load(*, db: Database, game_id: str) -> Game:
     with db.read() as session:
-        return _view(_get(session, game_id))
+        return _view(_get_row(session, game_id))
 
 
 def history(*, db: Database, game_id: str) -> list[HistoryEntry]:
@@ -405,6 +409,32 @@ def _check(record: GameRecord, rows: list[MoveRecord]) -> str | None:
         return f"cannot replay: {error}"
     if replayed != stored:
         return "the replayed position differs from the stored one"
+    return _check_snapshots(rules, record, rows)
+
+
+def _check_snapshots(rules: Rules, record: GameRecord, rows: list[MoveRecord]) -> str | None:
+    """Each move's stored position before it, and the chain undo follows, as a replay from
+    the deal gives them (games begun before snapshots have none: ``undo_top`` is None)."""
+    position = rules.new_game(record.deal, record.variant)
+    pushed: list[tuple[int, Position]] = []  # the moves undo can take back, and before each
+    for row in rows:
+        if row.kind == "undo":
+            _, position = pushed.pop()
+            continue
+        if row.kind in ("move", "redeal"):
+            top = pushed[-1][0] if pushed else 0
+            if record.undo_top is not None and row.before is None:
+                return f"ply {row.ply}: no position stored before the move"
+            if row.before is not None and rules.parse(row.before) != position:
+                return f"ply {row.ply}: the position stored before the move is not the replay's"
+            if row.before is not None and row.below != top:
+                return f"ply {row.ply}: undo would go on to ply {row.below}, not {top}"
+            pushed.append((row.ply, position))
+        if row.kind != "resign":
+            position = position.play(position.parse_action(row.notation))
+    top = pushed[-1][0] if pushed else 0
+    if record.undo_top is not None and record.undo_top != top:
+        return f"undo would take back ply {record.undo_top}, not {top}"
     return None
 
 
@@ -440,71 +470,115 @@ def act(
 def _act(
     db: Database, game_id: str, action: str, version: int, player_id: str | None, now: datetime
 ) -> Game:
-    with db.write() as session:
-        record = _get(session, game_id)
-        position = rules_for(record.kind).parse(record.position)
-        if record.version != version:
-            raise StaleVersion(_view(record, position))
-        entries, position, moves_count = _apply(session, record, position, action, player_id)
-        resigned = record.resigned or entries[0][0] == "resign"
-        elapsed = min(max(now - record.last_action_at, timedelta(0)), IDLE_CAP)
-        values: dict[str, object] = {
-            "version": record.version + len(entries),
-            "resigned": resigned,
-            "moves_count": moves_count,
-            "play_ms": record.play_ms + elapsed // timedelta(milliseconds=1),
-            "last_action_at": now,
-            **_outcome_values(position, resigned, record.finished_at, now),
-        }
-        if not queries.claim_version(session, game_id, version, values):
-            raise StaleVersion(_view(record, position))
-        session.add_all(
-            MoveRecord(game_id=game_id, ply=version + i, kind=kind, notation=text, created_at=now)
-            for i, (kind, text) in enumerate(entries, start=1)
-        )
-        for key, value in values.items():
-            setattr(record, key, value)
-        return _view(record, position)
+    def work(session: Session) -> Game:
+        return _store_action(session, game_id, action, version, player_id, now)
+
+    return db.transact(work)
+
+
+def _store_action(
+    session: Session, game_id: str, action: str, version: int, player_id: str | None, now: datetime
+) -> Game:
+    """Apply the action and store it with a compare-and-set on the version, in ``session``'s
+    transaction."""
+    row = _get_row(session, game_id)
+    before = _position(row.kind, row.position)
+    if row.version != version:
+        raise StaleVersion(_view(row, before))
+    change = _apply(session, row, before, action, player_id)
+    entries, position = change.entries, change.position
+    resigned = row.resigned or entries[0][0] == "resign"
+    elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)
+    values: dict[str, object] = {
+        "version": row.version + len(entries),
+        "resigned": resigned,
+        "moves_count": change.moves_count,
+        "play_ms": row.play_ms + elapsed // timedelta(milliseconds=1),
+        "last_action_at": now,
+        "undo_top": change.undo_top,
+        **_outcome_values(position, resigned, row.finished_at, now),
+    }
+    if not queries.claim_version(session, game_id, version, values):
+        raise StaleVersion(_view(row, before))
+    rows: list[dict[str, object]] = [
+        {"game_id": game_id, "ply": version + i, "kind": kind, "notation": text,
+         "created_at": now, "before": None, "below": None}
+        for i, (kind, text) in enumerate(entries, start=1)
+    ]  # fmt: skip
+    if change.pushes:
+        # The move an undo will take back keeps the position before it.
+        rows[0].update(before=row.position, below=row.undo_top)
+    queries.append_moves(session, rows)
+    return _view(row, position, values)
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """What an action does: the history rows it adds, the position after it, the new move
+    count and undo top, and whether undo can take it back (a move or a redeal)."""
+
+    entries: list[Entry]
+    position: Position
+    moves_count: int
+    undo_top: int | None
+    pushes: bool = False
 
 
 def _apply(
-    session: Session, record: GameRecord, position: Position, action: str, player_id: str | None
-) -> tuple[list[Entry], Position, int]:
-    """The history rows an action adds, the position after it and the new move count."""
+    session: Session, row: AnyRow, position: Position, action: str, player_id: str | None
+) -> _Change:
     text = " ".join(action.split())
-    if record.status == "won":
+    if row.status == "won":
         raise GameOver("this game is won: start a new one")
-    if record.resigned:
+    if row.resigned:
         raise GameOver("this game was given up: start a new one")
     if text.lower() == "undo":
-        past = [entry(row.kind, row.notation) for row in queries.history(session, record.id)]
-        remaining = effective([*past, ("undo", "undo")])
-        position = replay(rules_for(record.kind), record.deal, record.variant, remaining)
-        return [("undo", "undo")], position, _count_moves(remaining)
+        return _undo(session, row)
     if text.lower() == "resign":
-        return [("resign", "resign")], position, record.moves_count
-    if record.status == "lost":
+        return _Change([("resign", "resign")], position, row.moves_count, row.undo_top)
+    if row.status == "lost":
         raise GameOver("no moves are left: undo, or start a new game")
+    # A game begun before undo snapshots keeps undoing by replay (its undo_top is None).
+    pushed = None if row.undo_top is None else row.version + 1
     if text.lower() == ALL_HOME:
-        return _all_home(position, record.moves_count)
+        entries, position = _all_home(position)
+        return _Change(entries, position, row.moves_count + 1, pushed, pushes=pushed is not None)
     move = position.parse_action(text)
     position = position.play(move)
-    entries: list[Entry] = [(move.kind, move.notation)]
+    entries = [(move.kind, move.notation)]
     automatic = position.automatic_move()
     if automatic is not None and _wants_auto_moves(session, player_id):
         while automatic is not None and len(entries) <= MAX_AUTO_MOVES:
             position = position.play(automatic)
             entries.append(("auto", automatic.notation))
             automatic = position.automatic_move()
-    return entries, position, record.moves_count + 1
+    return _Change(entries, position, row.moves_count + 1, pushed, pushes=pushed is not None)
+
+
+def _undo(session: Session, row: AnyRow) -> _Change:
+    """Take back the last move or redeal in force (with the automatic moves after it): the
+    position before it is stored on its row, so undo costs what a move costs."""
+    rules = rules_for(row.kind)
+    snapshot = None
+    if row.undo_top is not None:
+        if row.undo_top == 0:
+            raise IllegalMoveError("nothing to undo")
+        snapshot = queries.undo_snapshot(session, row.id, row.undo_top)
+    if snapshot is not None and snapshot.before is not None:
+        position = _position(row.kind, snapshot.before)
+        return _Change([("undo", "undo")], position, row.moves_count - 1, snapshot.below)
+    past = [entry(r.kind, r.notation) for r in queries.history(session, row.id)]
+    remaining = effective([*past, ("undo", "undo")])
+    position = replay(rules, row.deal, row.variant, remaining)
+    return _Change([("undo", "undo")], position, _count_moves(remaining), None)
 
 
 def _wants_auto_moves(session: Session, player_id: str | None) -> bool:
-    player = queries.player(session, player_id) if player_id else None
-    return True if player is None else player.auto_moves
+    setting = queries.auto_moves(session, player_id) if player_id else None
+    return True if setting is None else setting
 
 
-def _all_home(position: Position, moves_count: int) -> tuple[list[Entry], Position, int]:
+def _all_home(position: Position) -> tuple[list[Entry], Position]:
     """Every card that can go home goes, again and again: one move and its follow-ups.
 
     The first card home is the player's move and the rest are stored as automatic moves, so
@@ -518,7 +592,7 @@ def _all_home(position: Position, moves_count: int) -> tuple[list[Entry], Positi
         position = position.play(move)
     if not entries:
         raise IllegalMoveError("no card can go home now")
-    return entries, position, moves_count + 1
+    return entries, position
 
 
 def _count_moves(entries: list[Entry]) -> int:
@@ -555,8 +629,30 @@ def _get(session: Session, game_id: str) -> GameRecord:
     return record
 
 
-def _view(record: GameRecord, position: Position | None = None) -> Game:
-    return Game(
+@functools.lru_cache(maxsize=4096)
+def _position(kind: str, text: str) -> Position:
+    """Positions are immutable values: the position of a game in play is parsed once, not
+    at every request (parsing a Montana grid costs about 0.3 ms)."""
+    return rules_for(kind).parse(text)
+
+
+def _get_row(session: Session, game_id: str) -> AnyRow:
+    row = queries.game_row(session, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
+    if row is None:
+        raise GameNotFound("no game at this address")
+    return row
+
+
+GAME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Game)) - {"position"}
+
+
+def _view(
+    record: GameRecord | AnyRow,
+    position: Position | None = None,
+    changes: dict[str, object] | None = None,
+) -> Game:
+    """The game as the pages see it; ``changes`` are column values just stored."""
+    game = Game(
         id=record.id,
         player_id=record.player_id,
         kind=record.kind,
@@ -565,7 +661,7 @@ def _view(record: GameRecord, position: Position | None = None) -> Game:
         status=record.status,
         resigned=record.resigned,
         version=record.version,
-        position=position or rules_for(record.kind).parse(record.position),
+        position=position or _position(record.kind, record.position),
         score=record.score,
         cards_left=record.cards_left,
         moves_count=record.moves_count,
@@ -575,3 +671,7 @@ def _view(record: GameRecord, position: Position | None = None) -> Game:
         last_action_at=record.last_action_at,
         finished_at=record.finished_at,
     )
+    if changes:
+        fields: dict[str, Any] = {k: v for k, v in changes.items() if k in GAME_FIELDS}
+        game = dataclasses.replace(game, **fields)
+    return game

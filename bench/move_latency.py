@@ -1,6 +1,7 @@
 """Server time and bytes per move: plays complete games through the ASGI app in-process.
 
     .venv/bin/python bench/move_latency.py [--games 20] [--seed 1] [--kind montana|freecell]
+                                           [--smoke]
 
 Each game is started with POST /games and played to its end with htmx-style
 POST /games/{id}/actions requests. A simple player reads the position (GET …/position,
@@ -9,6 +10,11 @@ move otherwise, a redeal when stuck; in FreeCell a card home when it can, else a
 move. A game still going after 400 actions is given up. The server's own time comes
 from the ``Server-Timing`` header the app sets on every response; bytes are the fragment
 as rendered and as sent (gzip).
+
+Then the cost of ``undo`` by the length of the game: a Montana game is played to 10 and
+to 1,000 actions (moves, redeals when stuck, undos when no redeal is left), and undo and a
+move are timed there in turn. ``--smoke`` plays one short game of each kind and measures
+undo at 10 and 100 actions, in a few seconds (``make test`` runs it).
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from app import games as service
 from app.config import Settings
 from app.rules import freecell, montana, rules_for
 from app.store import Database
@@ -73,13 +80,17 @@ def server_ms(response: httpx.Response) -> float:
 
 
 async def play_game(
-    client: httpx.AsyncClient, kind: str, rng: random.Random, samples: dict[str, list[float]]
+    client: httpx.AsyncClient,
+    kind: str,
+    rng: random.Random,
+    samples: dict[str, list[float]],
+    max_actions: int = MAX_ACTIONS,
 ) -> str:
     deal = str(rng.randint(1, 1_000_000))
     start = await client.post("/games", data={"kind": kind, "deal": deal})
     game_id = start.headers["location"].rsplit("/", 1)[1]
     version = 0
-    for _ in range(MAX_ACTIONS):
+    for _ in range(max_actions):
         text = (await client.get(f"/games/{game_id}/position")).text
         action = CHOOSERS[kind](rules_for(kind).parse(text), rng)
         response = await timed_action(client, game_id, action or "resign", version, samples)
@@ -116,21 +127,25 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
-async def bench(kind: str, games: int, seed: int) -> None:
+def site(url: str, db: Database) -> Any:
+    return create_app(
+        Settings(
+            database_url=url,
+            secret_key="bench",
+            # The simple player plays far faster than a person: no rate limit here.
+            rate_limit_player="1000000/second",
+            rate_limit_address="1000000/second",
+        ),
+        db,
+    )
+
+
+async def bench(kind: str, games: int, seed: int, max_actions: int = MAX_ACTIONS) -> None:
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/bench.db"
         upgrade(url)
         db = Database(url)
-        app = create_app(
-            Settings(
-                database_url=url,
-                secret_key="bench",
-                # The simple player plays far faster than a person: no rate limit here.
-                rate_limit_player="1000000/second",
-                rate_limit_address="1000000/second",
-            ),
-            db,
-        )
+        app = site(url, db)
         samples: dict[str, list[float]] = {
             "server_ms": [],
             "client_ms": [],
@@ -140,7 +155,9 @@ async def bench(kind: str, games: int, seed: int) -> None:
         rng = random.Random(seed)
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
-            results = [await play_game(client, kind, rng, samples) for _ in range(games)]
+            results = [
+                await play_game(client, kind, rng, samples, max_actions) for _ in range(games)
+            ]
         db.dispose()
     name = rules_for(kind).name
     won, actions = results.count("won"), len(samples["server_ms"])
@@ -153,14 +170,72 @@ async def bench(kind: str, games: int, seed: int) -> None:
     print(f"  fragment per action: {rendered:,.0f} bytes rendered, {wire:,.0f} bytes gzip")
 
 
+def grow(db: Database, game: service.Game, length: int, rng: random.Random) -> service.Game:
+    """Play ``game`` on to ``length`` actions through the service (not timed): a random
+    move, a redeal when stuck, an undo when no redeal is left."""
+    while game.version < length:
+        position = game.position
+        assert isinstance(position, montana.MontanaPosition)
+        moves = position.legal_moves()
+        if moves:
+            action = rng.choice(moves).notation
+        else:
+            action = "redeal" if position.can_redeal() else "undo"
+        game = service.act(db=db, game_id=game.id, action=action, version=game.version)
+    return game
+
+
+async def undo_cost(lengths: tuple[int, ...], seed: int, samples: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/undo.db"
+        upgrade(url)
+        db = Database(url)
+        transport = httpx.ASGITransport(app=site(url, db))
+        player = service.ensure_player(db=db, player_id=None)
+        rng = random.Random(seed)
+        async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+            for length in lengths:
+                game = service.start(db=db, player_id=player, kind="montana", deal=seed)
+                game = grow(db, game, length, rng)
+                times: dict[str, list[float]] = {"undo": [], "move": []}
+                for _ in range(samples):
+                    for action in ("undo", "move"):
+                        if action == "move":
+                            game = service.load(db=db, game_id=game.id)
+                            position = game.position
+                            assert isinstance(position, montana.MontanaPosition)
+                            moves = position.legal_moves()
+                            action_text = moves[0].notation if moves else "redeal"
+                        else:
+                            action_text = "undo"
+                        response = await client.post(
+                            f"/games/{game.id}/actions",
+                            data={"action": action_text, "version": str(game.version)},
+                            headers=HX,
+                        )
+                        assert response.status_code == 200, response.text[:300]
+                        times[action].append(server_ms(response))
+                        game = service.load(db=db, game_id=game.id)
+                undo, move = statistics.median(times["undo"]), statistics.median(times["move"])
+                print(
+                    f"Montana game {length:,} actions long: undo median {undo:.2f} ms, "
+                    f"move median {move:.2f} ms (undo / move {undo / move:.2f})"
+                )
+        db.dispose()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kind", choices=["montana", "freecell", "all"], default="all")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: one short game")
     args = parser.parse_args()
+    games, max_actions = (1, 30) if args.smoke else (args.games, MAX_ACTIONS)
     for kind in ("montana", "freecell") if args.kind == "all" else (args.kind,):
-        asyncio.run(bench(kind, args.games, args.seed))
+        asyncio.run(bench(kind, games, args.seed, max_actions))
+    lengths = (10, 100) if args.smoke else (10, 1_000)
+    asyncio.run(undo_cost(lengths, args.seed, 5 if args.smoke else 50))
 
 
 if __name__ == "__main__":

@@ -164,7 +164,10 @@ def main() -> None:
     parser.add_argument("--montana-games", type=int, default=400)
     parser.add_argument("--jobs", type=int, default=2, help="Montana deals searched at once")
     parser.add_argument("--skip-proofs", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: a few deals")
     args = parser.parse_args()
+    if args.smoke:
+        args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 0, True
     if args.freecell:
         ours = bench_freecell(args.freecell)
         bench_fc_solve(args.freecell, ours)

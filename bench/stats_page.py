@@ -45,7 +45,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="a few seconds: 300 games")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.runs = 300, 2
     with tempfile.TemporaryDirectory() as folder:
         url = f"sqlite:///{folder}/stats.db"
         upgrade(url)

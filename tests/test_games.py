@@ -199,3 +199,69 @@ def _force_position(db: Database, game_id: str, text: str) -> None:
 
     with db.write() as session:
         session.execute(update(GameRecord).where(GameRecord.id == game_id).values(position=text))
+
+
+def test_undo_restores_the_stored_snapshot_as_a_replay_would(db: Database, player: str) -> None:
+    """Moves, redeals and undos in any order: undo reads the position stored before the
+    move it takes back, and lands where a replay of the history from the deal lands."""
+    game = new(db, player, deal=7, variant="easy")
+    position, version = game.position, 0
+    script = ["move", "move", "undo", "move", "redeal", "move", "undo", "undo", "undo", "move"]
+    for step in script:
+        if step == "move":
+            action = position.legal_moves()[0].notation
+        elif step == "redeal":
+            action = "redeal"
+        else:
+            action = "undo"
+        game = games.act(db=db, game_id=game.id, action=action, version=version)
+        version = game.version
+        position = game.position
+        rows = [entry(kind, text) for kind, text in stored_rows(db, game.id)]
+        assert position == replay(montana.RULES, 7, "easy", rows)
+        assert games.load(db=db, game_id=game.id) == game
+    assert games.verify(db=db) == (1, [])
+
+
+def test_nothing_to_undo_is_refused(db: Database, player: str) -> None:
+    game = new(db, player)
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        games.act(db=db, game_id=game.id, action="undo", version=0)
+
+
+def test_a_game_begun_before_snapshots_undoes_by_replay(db: Database, player: str) -> None:
+    """Games stored before migration 0005 have no snapshots (``undo_top`` NULL)."""
+    from sqlalchemy import update
+
+    from app.store.models import GameRecord, MoveRecord
+
+    game = new(db, player)
+    moves = ["5H C4", "6S A13"]
+    for version, action in enumerate(moves):
+        game = games.act(db=db, game_id=game.id, action=action, version=version)
+    with db.write() as session:
+        session.execute(update(GameRecord).values(undo_top=None))
+        session.execute(update(MoveRecord).values(before=None, below=None))
+    game = games.act(db=db, game_id=game.id, action="undo", version=2)
+    assert game.position == montana.new_game(1).play(montana.MontanaMove.from_text("5H C4"))
+    game = games.act(db=db, game_id=game.id, action="6S A13", version=3)
+    game = games.act(db=db, game_id=game.id, action="undo", version=4)
+    assert game.moves_count == 1
+    assert games.verify(db=db) == (1, [])
+
+
+def test_verify_reports_a_snapshot_that_is_not_the_replay(db: Database, player: str) -> None:
+    from sqlalchemy import update
+
+    from app.store.models import MoveRecord
+
+    game = new(db, player)
+    for version, action in enumerate(["5H C4", "6S A13"]):
+        games.act(db=db, game_id=game.id, action=action, version=version)
+    with db.write() as session:
+        wrong = montana.new_game(2).to_text()
+        session.execute(update(MoveRecord).where(MoveRecord.ply == 2).values(before=wrong))
+    _, problems = games.verify(db=db)
+    assert [p.problem for p in problems] == [
+        "ply 2: the position stored before the move is not the replay's"
+    ]

@@ -106,6 +106,9 @@ class GameRecord(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_action_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    undo_top: Mapped[int | None] = mapped_column(Integer)
+    """The ply of the move or redeal the next ``undo`` takes back (0: none). ``None`` for
+    games begun before undo snapshots: their undo replays the history from the deal."""
 
 
 class MoveRecord(Base):
@@ -123,6 +126,11 @@ class MoveRecord(Base):
     """``move``, ``auto``, ``redeal``, ``undo`` or ``resign``."""
     notation: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    before: Mapped[str | None] = mapped_column(Text)
+    """On a move or redeal (the rows an undo takes back): the position before it, so that
+    undo restores it without replaying the game. ``solitaire verify`` checks it."""
+    below: Mapped[int | None] = mapped_column(Integer)
+    """On a move or redeal: the game's ``undo_top`` before it, the next one undo reaches."""
 
 
 class TransferRecord(Base):

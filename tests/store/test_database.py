@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import text
 
-from app.store import Database
+from app.store import Database, FairLock, Session
 
 
 def test_sqlite_pragmas(db: Database) -> None:
@@ -27,3 +27,90 @@ def test_write_rolls_back_on_error(db: Database) -> None:
         pass
     with db.read() as session:
         assert session.execute(text("SELECT count(*) FROM players")).scalar() == 0
+
+
+def test_the_fair_lock_serves_waiters_in_the_order_they_came() -> None:
+    import threading
+    import time
+
+    lock, order = FairLock(), []
+    lock.__enter__()
+    threads = []
+    for number in range(5):
+        thread = threading.Thread(target=lambda n=number: _take(lock, order, n))
+        thread.start()
+        threads.append(thread)
+        while len(lock._waiters) < number + 1:  # wait until this one queues
+            time.sleep(0.001)
+    lock.__exit__()
+    for thread in threads:
+        thread.join(5)
+    assert order == [0, 1, 2, 3, 4]
+
+
+def _take(lock: FairLock, order: list[int], number: int) -> None:
+    with lock:
+        order.append(number)
+
+
+def test_writers_committed_together_fail_alone(db: Database) -> None:
+    """Group commit: each writer's work has its own savepoint; one that fails takes back its
+    own changes only, and every other one is stored when its call returns."""
+    import threading
+    from datetime import UTC, datetime
+
+    from app.store.models import PlayerRecord
+
+    outcomes: dict[int, str] = {}
+
+    def work(number: int) -> None:
+        def add(session: Session) -> str:
+            session.add(PlayerRecord(id=f"p{number}", created_at=datetime.now(UTC)))
+            session.flush()
+            if number == 3:
+                raise ValueError("refused")
+            return "stored"
+
+        try:
+            outcomes[number] = db.transact(add)
+        except ValueError as error:
+            outcomes[number] = str(error)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert outcomes == {n: "refused" if n == 3 else "stored" for n in range(8)}
+    with db.read() as session:
+        stored = set(session.scalars(text("SELECT id FROM players")))
+    assert stored == {f"p{n}" for n in range(8) if n != 3}
+
+
+def test_when_the_group_commit_fails_no_writer_is_told_it_was_stored(
+    db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from datetime import UTC, datetime
+
+    from sqlalchemy.exc import OperationalError
+
+    from app.store import StorageError
+    from app.store.models import PlayerRecord
+
+    def disk_error(*args: object, **kwargs: object) -> None:
+        raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
+
+    from sqlalchemy.orm import SessionTransaction
+
+    monkeypatch.setattr(SessionTransaction, "commit", disk_error)
+
+    def add(session: Session) -> str:
+        session.add(PlayerRecord(id="lost", created_at=datetime.now(UTC)))
+        session.flush()
+        return "stored"
+
+    with pytest.raises(StorageError, match="disk I/O error"):
+        db.transact(add)
+    monkeypatch.undo()
+    with db.read() as session:
+        assert session.scalar(text("SELECT count(*) FROM players")) == 0

@@ -1,0 +1,48 @@
+"""Every bench starts and finishes: each one's ``--smoke`` run, a few seconds (benches
+measure; these tests only check that they run, so that a bench cannot rot unseen)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def smoke(name: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / name), "--smoke"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return done.stdout
+
+
+def test_move_latency_runs() -> None:
+    out = smoke("move_latency.py")
+    assert "Montana: 1 complete games" in out
+    assert "FreeCell: 1 complete games" in out
+    assert "Montana game 100 actions long: undo median" in out
+
+
+@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (make test does)")
+def test_load_runs_the_site_and_its_ceiling() -> None:
+    out = smoke("load.py")
+    for step in ("ceiling (bare render)", "move + undo, 1 worker", "game page GET", "2 workers"):
+        assert step in out
+    assert "of the ceiling" in out
+
+
+def test_stats_page_runs() -> None:
+    assert "seeded 300 games" in smoke("stats_page.py")
+
+
+def test_solver_runs() -> None:
+    assert "FreeCell deals 1-3" in smoke("solver.py")
