@@ -25,12 +25,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from functools import cache
 from typing import Final, Literal
 
 from babel import Locale
-from babel.dates import format_date
+from babel.dates import format_date, format_skeleton
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -217,3 +217,16 @@ def percent(fraction: float, digits: int = 0) -> str:
 def day(value: date) -> str:
     """A date in the active locale's medium style (``30 Nov 2026``)."""
     return format_date(value, format="medium", locale=babel_locale())
+
+
+def moment(value: datetime) -> str:
+    """A date and a 24-hour time in the active locale (``Nov 30, 2026 22:25``)."""
+    locale = babel_locale()
+    when = format_skeleton("yMMMd", value, locale=locale)
+    return f"{when} {format_skeleton('Hm', value, locale=locale)}"
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """A number with ``digits`` decimals in the active locale's style."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=babel_locale())

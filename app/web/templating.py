@@ -72,6 +72,8 @@ def make_templates() -> Jinja2Templates:
     env.filters["number"] = i18n.number
     env.filters["percent"] = i18n.percent
     env.filters["day"] = i18n.day
+    env.filters["moment"] = i18n.moment
+    env.filters["decimal"] = i18n.decimal
     env.filters["clock"] = clock
     env.globals["htmx_version"] = HTMX_VERSION
     env.globals["url_for"] = make_url_for()

@@ -44,7 +44,8 @@ NOT_WORDS = re.compile(
 )
 LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
 CHECKED_ATTRIBUTES = ("aria-label", "title", "alt", "placeholder", "aria-description")
-SKIPPED_TAGS = {"script", "style", "kbd", "code", "samp"}
+SKIPPED_TAGS = {"script", "style", "kbd", "code", "samp", "time"}
+"""Not words: code, keys, and dates and times that Babel writes from CLDR for the locale."""
 
 
 def unmarked(text: str) -> str | None:
