@@ -82,6 +82,9 @@ def render_game(
         hinted=hinted,
         announcement=announcement,
         fragment=fragment,
+        # Found once a render, paths only: the fragment names them on every form and link.
+        game_url=request.url_for("game_page", game_id=game.id).path,
+        action_url=request.url_for("game_action", game_id=game.id).path,
     )
     # A game moves on: Back and Forward must never show an old board from a cache (the
     # browser's back/forward cache keeps no page that says no-store).
