@@ -443,6 +443,17 @@ def unfinished(*, db: Database, player_id: str) -> list[Game]:
         return [_view(r) for r in queries.unfinished_games(session, player_id, UNFINISHED_SHOWN)]
 
 
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """An action applied: the position it was made on, the game after it, and whether the
+    acting player has automatic moves on (read in the same transaction, so the answer's
+    page needs no second trip to the database)."""
+
+    before: Position
+    game: Game
+    auto_moves: bool
+
+
 def act(
     *,
     db: Database,
@@ -459,6 +470,21 @@ def act(
     Raises :class:`GameNotFound`, :class:`StaleVersion`, :class:`GameOver`, or the engine's
     ``InvalidMoveError`` / ``IllegalMoveError``; nothing is stored then.
     """
+    return apply(
+        db=db, game_id=game_id, action=action, version=version, player_id=player_id, now=now
+    ).game
+
+
+def apply(
+    *,
+    db: Database,
+    game_id: str,
+    action: str,
+    version: int,
+    player_id: str | None = None,
+    now: datetime | None = None,
+) -> Acted:
+    """:func:`act`, also saying what the action was made on: one round trip for a move."""
     now = now or utcnow()
     try:
         return _act(db, game_id, action, version, player_id, now)
@@ -469,8 +495,8 @@ def act(
 
 def _act(
     db: Database, game_id: str, action: str, version: int, player_id: str | None, now: datetime
-) -> Game:
-    def work(session: Session) -> Game:
+) -> Acted:
+    def work(session: Session) -> Acted:
         return _store_action(session, game_id, action, version, player_id, now)
 
     return db.transact(work)
@@ -478,14 +504,15 @@ def _act(
 
 def _store_action(
     session: Session, game_id: str, action: str, version: int, player_id: str | None, now: datetime
-) -> Game:
+) -> Acted:
     """Apply the action and store it with a compare-and-set on the version, in ``session``'s
     transaction."""
     row = _get_row(session, game_id)
     before = _position(row.kind, row.position)
     if row.version != version:
         raise StaleVersion(_view(row, before))
-    change = _apply(session, row, before, action, player_id)
+    auto = _wants_auto_moves(session, player_id) if row.kind == "freecell" else True
+    change = _apply(session, row, before, action, auto)
     entries, position = change.entries, change.position
     resigned = row.resigned or entries[0][0] == "resign"
     elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)
@@ -509,7 +536,7 @@ def _store_action(
         # The move an undo will take back keeps the position before it.
         rows[0].update(before=row.position, below=row.undo_top)
     queries.append_moves(session, rows)
-    return _view(row, position, values)
+    return Acted(before, _view(row, position, values), auto)
 
 
 @dataclass(frozen=True, slots=True)
@@ -524,9 +551,7 @@ class _Change:
     pushes: bool = False
 
 
-def _apply(
-    session: Session, row: AnyRow, position: Position, action: str, player_id: str | None
-) -> _Change:
+def _apply(session: Session, row: AnyRow, position: Position, action: str, auto: bool) -> _Change:
     text = " ".join(action.split())
     if row.status == "won":
         raise GameOver("this game is won: start a new one")
@@ -547,7 +572,7 @@ def _apply(
     position = position.play(move)
     entries = [(move.kind, move.notation)]
     automatic = position.automatic_move()
-    if automatic is not None and _wants_auto_moves(session, player_id):
+    if automatic is not None and auto:
         while automatic is not None and len(entries) <= MAX_AUTO_MOVES:
             position = position.play(automatic)
             entries.append(("auto", automatic.notation))

@@ -29,12 +29,13 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
     return response
 
 
-def board_for(request: Request, game: Game, pick: str | None) -> object:
-    """The view of the board the game's templates draw."""
-    if game.kind == "freecell":
+def board_for(
+    request: Request, game: Game, pick: str | None, auto_moves: bool | None = None
+) -> object:
+    """The view of the board the game's templates draw; ``auto_moves`` when already known."""
+    auto = True if auto_moves is None else auto_moves
+    if game.kind == "freecell" and auto_moves is None:
         auto = games.auto_moves(db=request.app.state.db, player_id=current_player(request))
-    else:
-        auto = True
     return board_view(game.position, playable=not game.is_over, pick=pick, auto_moves=auto)
 
 
@@ -56,6 +57,7 @@ def render_game(
     pick: str | None = None,
     hint: str | None = None,
     said: str | None = None,
+    auto_moves: bool | None = None,
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise.
 
@@ -65,7 +67,7 @@ def render_game(
     """
     fragment = is_htmx(request)
     template = "_game.html" if fragment else "game.html"
-    board = board_for(request, game, pick)
+    board = board_for(request, game, pick, auto_moves)
     if message is None and said is None and not pick and not game.is_over:
         message = remembered_verdict(game)
     hinted = hinted_places(game.position, hint) if hint and not game.is_over else frozenset()
@@ -80,6 +82,9 @@ def render_game(
         hinted=hinted,
         announcement=announcement,
         fragment=fragment,
+        # Found once a render, paths only: the fragment names them on every form and link.
+        game_url=request.url_for("game_page", game_id=game.id).path,
+        action_url=request.url_for("game_action", game_id=game.id).path,
     )
     # A game moves on: Back and Forward must never show an old board from a cache (the
     # browser's back/forward cache keeps no page that says no-store).
@@ -120,10 +125,11 @@ def standing(game: Game) -> str:
     }
 
 
-def said_after(before: Game, after: Game, action: str) -> str:
-    """What an action did, then where the game stands: "8♣ to B7. 14 cards in place." """
+def said_after(before: Position, version: int, after: Game, action: str) -> str:
+    """What an action made on ``before`` (at ``version``) did, then where the game stands:
+    "8♣ to B7. 14 cards in place." """
     text = " ".join(action.split()).lower()
-    added = after.version - before.version
+    added = after.version - version
     if text == "undo":
         words = _("Move undone.")
     elif text == "resign":
@@ -133,9 +139,9 @@ def said_after(before: Game, after: Game, action: str) -> str:
             "num": added
         }
     else:
-        move = before.position.parse_action(action)
-        played = before.position.play(move)
-        words = sentence(describe("move", move.notation, before.position, played))
+        move = before.parse_action(action)
+        played = before.play(move)
+        words = sentence(describe("move", move.notation, before, played))
         if added > 1:
             autos = added - 1
             words += " " + ngettext(

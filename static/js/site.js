@@ -384,7 +384,9 @@
   function setupCopy() {
     $$("[data-copy]").forEach((button) => {
       const field = $(button.dataset.copy);
-      if (!field) return;
+      // The game's foot is outside the swapped #game: set each button up once.
+      if (!field || button.dataset.ready) return;
+      button.dataset.ready = "true";
       field.value = new URL(field.value, location.href).href;
       button.hidden = false;
       button.addEventListener("click", async () => {

@@ -230,7 +230,7 @@ class MontanaUI(GameUI):
     @property
     def clickable(self) -> Locator:
         """Everything on the board whose click posts a move."""
-        return self.page.locator("#board button[type=submit]")
+        return self.page.locator("#board button[name=action]")
 
     def start(self, deal: int, variant: str = "expert") -> str:
         """Start Montana deal ``deal`` from the home page form; return the game's path."""

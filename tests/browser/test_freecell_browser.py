@@ -713,7 +713,8 @@ def test_layout_and_screenshots(fc: FreeCellUI, artifacts: Path, size: ViewportS
         "#board .fc-column",
         "cols => cols.map(c => { const cards = c.querySelectorAll('.fc-card');"
         " if (cards.length < 2) return 999;"
-        " const corner = cards[0].querySelector('.corner').getBoundingClientRect();"
+        " const range = document.createRange(); range.selectNodeContents(cards[0]);"
+        " const corner = range.getBoundingClientRect();"
         " const gap = cards[1].getBoundingClientRect().top - cards[0].getBoundingClientRect().top;"
         " return gap - (corner.bottom - cards[0].getBoundingClientRect().top); })",
     )

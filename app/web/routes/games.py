@@ -115,13 +115,15 @@ def game_action(
     the answer can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
-    before = games.load(db=db, game_id=game_id)
-    game = games.act(db=db, game_id=game_id, action=action, version=number, player_id=player)
+    acted = games.apply(db=db, game_id=game_id, action=action, version=number, player_id=player)
     count = int(held) if DIGITS.fullmatch(held.strip()) else 0
-    moved = moved_count(before.position, action)
+    moved = moved_count(acted.before, action)
     fewer = fewer_words(moved, count) if count > moved else None
     if is_htmx(request):
-        return render_game(request, game, said=said_after(before, game, action), message=fewer)
+        said = said_after(acted.before, number, acted.game, action)
+        return render_game(
+            request, acted.game, said=said, message=fewer, auto_moves=acted.auto_moves
+        )
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}")
