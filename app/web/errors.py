@@ -20,7 +20,7 @@ from app.web.refusals import refusal
 from app.web.throttle import Cost, TooManyRequests
 
 
-def _too_many(cost: Cost) -> str:
+def too_many_words(cost: Cost) -> str:
     if cost == "search":
         return _("That was a lot of questions to the solver at once: ask again in a moment.")
     if cost == "new_game":
@@ -66,7 +66,7 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(TooManyRequests)
     async def too_many(request: Request, error: TooManyRequests) -> Response:
         return await run_in_threadpool(
-            _slow_down, request, _too_many(error.cost), error.retry_after
+            _slow_down, request, too_many_words(error.cost), error.retry_after
         )
 
     @app.exception_handler(SolverBusy)
@@ -77,6 +77,10 @@ def install(app: FastAPI) -> None:
     def _slow_down(request: Request, message: str, retry_after: int) -> Response:
         # In a worker thread: under a flood of refusals the event loop must stay free.
         game_id = request.path_params.get("game_id")
+        if game_id is not None and is_page_form(request):
+            # Without JavaScript: back to the game, which says why (never left on a form's
+            # address, where a reload would post it again).
+            return back_to_game(request, game_id, slow="1")
         if game_id is None:
             response = render_error(request, 429, _("Slow down a little"), message)
         else:

@@ -185,6 +185,24 @@ def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> No
     assert len(history(client, game_id).splitlines()) == 3
 
 
+def test_rate_limit_without_javascript_goes_back_to_the_game(
+    client: TestClient, app: FastAPI
+) -> None:
+    """A page form over the limit is sent back to the game, which says why (a reload of a
+    form's address would post it again)."""
+    app.state.throttle = limits(rate_limit_player="1/minute")
+    game_id = start(client)
+    page = {"Sec-Fetch-Mode": "navigate", "Sec-Fetch-Site": "same-origin"}
+    client.post(f"/games/{game_id}/actions", data={"action": "5H C4", "version": "0"})
+    response = client.post(
+        f"/games/{game_id}/actions", data={"action": "undo", "version": "1"}, headers=page
+    )
+    assert response.status_code == 303
+    assert response.headers["location"].endswith(f"/games/{game_id}?slow=1")
+    assert "wait a moment" in client.get(response.headers["location"]).text
+    assert len(history(client, game_id).splitlines()) == 1
+
+
 def test_rate_limit_per_address(client: TestClient, app: FastAPI) -> None:
     app.state.throttle = limits(rate_limit_address="2/minute")
     game_id = start(client)

@@ -12,7 +12,7 @@ from app import games
 from app.i18n import gettext as _
 from app.rules.protocol import Position
 from app.web.deps import DatabaseDep
-from app.web.errors import FormError
+from app.web.errors import FormError, too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import (
     board_view,
@@ -67,11 +67,13 @@ def game_page(
     refused: str = "",
     stale: str = "",
     fewer: str = "",
+    slow: str = "",
 ) -> Response:
     """The game; ``pick`` (Montana: a column-1 gap) or ``sel`` (FreeCell: cards held) is
     what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
     (after a hint form posted without JavaScript); ``check`` asks if it can still be won.
-    ``refused`` and ``stale`` say why a form posted without JavaScript changed nothing."""
+    ``refused``, ``stale`` and ``slow`` say why a form posted without JavaScript changed
+    nothing."""
     if check:
         game, verdict, length, searched = games.winnable(db=db, game_id=game_id)
         return render_game(request, game, message=verdict_words(game, verdict, length, searched))
@@ -81,6 +83,8 @@ def game_page(
         message = refusal(game, refused[:32])
     elif stale:
         message = stale_message()
+    elif slow:
+        message = too_many_words("action")
     elif fewer:
         moved, _sep, held = fewer.partition("-")
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
