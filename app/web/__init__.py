@@ -31,7 +31,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app = FastAPI(title="Solitaire", docs_url=None, redoc_url=None)
     app.state.settings = settings
     app.state.db = db or Database(settings.database_url)
-    app.state.templates = make_templates()
+    app.state.templates = make_templates(settings.base_url)
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
     solver_pool.configure(settings.solver_workers, settings.solver_queue)

@@ -27,10 +27,13 @@ def clock(milliseconds: int) -> str:
 URL_PATHS_KEPT: Final = 4096
 
 
-def make_url_for() -> Any:
+def make_url_for(base_url: str = "") -> Any:
     """Starlette's ``url_for``, with each route's path found once per site (one site, one
     set of templates): finding it tries every route in turn, an exception each miss, and
-    the board asks dozens of times a render, so that was about a fifth of a move's render."""
+    the board asks dozens of times a render, so that was about a fifth of a move's render.
+
+    With ``base_url`` (the ``BASE_URL`` setting) absolute links are built from it, never
+    from the request's ``Host`` header."""
     paths: dict[tuple[str, tuple[tuple[str, Any], ...]], URLPath] = {}
 
     @pass_context
@@ -42,12 +45,12 @@ def make_url_for() -> Any:
             if len(paths) >= URL_PATHS_KEPT:
                 paths.clear()
             path = paths[key] = request.scope["router"].url_path_for(name, **path_params)
-        return path.make_absolute_url(base_url=request.base_url)
+        return path.make_absolute_url(base_url=base_url or request.base_url)
 
     return url_for
 
 
-def make_templates() -> Jinja2Templates:
+def make_templates(base_url: str = "") -> Jinja2Templates:
     env = Environment(
         loader=FileSystemLoader(ROOT / "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
@@ -76,5 +79,5 @@ def make_templates() -> Jinja2Templates:
     env.filters["decimal"] = i18n.decimal
     env.filters["clock"] = clock
     env.globals["htmx_version"] = HTMX_VERSION
-    env.globals["url_for"] = make_url_for()
+    env.globals["url_for"] = make_url_for(base_url)
     return Jinja2Templates(env=env)

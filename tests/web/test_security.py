@@ -312,6 +312,23 @@ def test_with_a_base_url_other_hosts_are_refused(database_url: str) -> None:
     app.state.db.dispose()
 
 
+def test_with_a_base_url_links_are_built_from_it(database_url: str) -> None:
+    """Behind a proxy that ends TLS the app sees http: links still say the configured
+    https origin, and a game's resume link (copied to another device) with them."""
+    settings = Settings(
+        database_url=database_url, secret_key="s", base_url="https://solitaire.example", **FAST
+    )
+    from app.web import create_app
+
+    app = create_app(settings)
+    with TestClient(app, base_url="http://solitaire.example", follow_redirects=False) as site:
+        location = site.post("/games", data={"kind": "montana", "deal": "1"}).headers["location"]
+        page = site.get(location).text
+        assert 'value="https://solitaire.example/games/' in page
+        assert "http://solitaire.example" not in page
+    app.state.db.dispose()
+
+
 def test_head_answers_like_get_without_a_body(client: TestClient) -> None:
     game_id = start(client)
     for url in ("/", f"/games/{game_id}", "/games", "/stats"):
