@@ -134,12 +134,22 @@ def test_the_switch_changes_and_remembers_the_language(
 
 
 @pytest.mark.parametrize("language", ["hi", "ar"])
-def test_statistics_and_my_games_in_each_language(
+def test_every_page_type_in_each_language(
     in_language: Callable[[str, str], Page], language: str
 ) -> None:
     page = in_language(language, "desktop")
-    _start_montana(page)
-    for path in ("/games", "/stats"):
+    ui = _start_montana(page)
+    ui.act(ui.clickable.first)
+    game = ui.game_path
+    for path in (
+        "/games",
+        "/stats",
+        f"{game}/replay",
+        f"{game}/solution",
+        "/rules",
+        "/rules/montana",
+        "/rules/freecell",
+    ):
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("lang", language)
         assert_accessible(page)
