@@ -48,8 +48,11 @@ COLUMN: Final = [cell % COLUMNS for cell in range(52)]
 RUN: Final = 12
 """A complete row sequence: 2 … K."""
 CLEARED: Final = 48
-HINT_MAX_NODES: Final = 2_500_000
-"""At most this many positions for one round's hints (about 200 MB of keys)."""
+MAX_NODES: Final = 1_500_000
+"""At most this many positions in one search (about 100 bytes each, 150 MB): a solver
+worker stays well inside the site's memory however many players ask at once."""
+HINT_MAX_NODES: Final = MAX_NODES
+"""At most this many positions for one round's hints, carried on or not."""
 NEARLY_WON: Final = """\
 2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC --
 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD KD --
@@ -125,7 +128,7 @@ def key_of(board: Board) -> int:
 
 
 def search(
-    position: montana.MontanaPosition, *, max_nodes: int = 3_000_000, max_seconds: float = 5.0
+    position: montana.MontanaPosition, *, max_nodes: int = MAX_NODES, max_seconds: float = 5.0
 ) -> RoundResult:
     """Every position this round can reach, depth first, moves that gain cards first."""
     return RoundSearch(position).run(max_seconds=max_seconds, max_nodes=max_nodes)
@@ -170,7 +173,7 @@ class RoundSearch:
         self.finished = self.verdict == "clearable"
         self.advanced = False
 
-    def run(self, *, max_seconds: float, max_nodes: int = 3_000_000) -> RoundResult:
+    def run(self, *, max_seconds: float, max_nodes: int = MAX_NODES) -> RoundResult:
         began = time.perf_counter()
         deadline = began + max_seconds
         stop_at = self.nodes + max_nodes
