@@ -47,8 +47,6 @@ CACHE_BYTES: Final = 8 * 1024 * 1024
 WORKER_MAX_BYTES: Final = 192 * 1024 * 1024
 """A worker past this resident size lets go of its kept searches and lines."""
 WORKER_NICENESS: Final = 10
-ANSWERS_PER_WORKER: Final = 1
-"""Verdicts and solutions one worker process searches before a fresh one replaces it."""
 
 
 class SolverBusy(Exception):
@@ -119,10 +117,6 @@ class SolverPool:
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_lower_priority,
-                    # A verdict keeps nothing in its worker (its answer is kept here), so
-                    # a fresh worker for each gives its memory back to the system; the
-                    # hint worker lives on to carry its Montana searches on.
-                    max_tasks_per_child=ANSWERS_PER_WORKER if job.question == "answer" else None,
                 )
             future: Future[object] = executor.submit(_work, job)
             self._running[job] = future
