@@ -36,10 +36,11 @@ def in_language(browser: Browser, live_server: str) -> Iterator[Callable[[str, s
         context.close()
 
 
-def _start_montana(page: Page, deal: int = 1) -> MontanaUI:
-    ui = MontanaUI(page)
+def _start(page: Page, kind: str, deal: int = 1) -> MontanaUI:
+    """Start ``kind`` from its form on the home page, whatever the buttons are called."""
+    ui = MontanaUI(page)  # the game section, its version and htmx swaps: any game alike
     page.goto("/")
-    form = page.locator("form").filter(has=page.locator('input[name="kind"][value="montana"]'))
+    form = page.locator("form").filter(has=page.locator(f'input[name="kind"][value="{kind}"]'))
     form.locator('input[name="deal"]').fill(str(deal))
     form.locator('button[type="submit"]').click()
     page.wait_for_url("**/games/*")
@@ -69,7 +70,7 @@ def test_a_game_in_the_players_language(
         assert brand["x"] < nav["x"]
     assert_accessible(page)
 
-    ui = _start_montana(page)
+    ui = _start(page, "montana")
     expect(html).to_have_attribute("lang", language)
     # The card table never flips: A1 is the leftmost cell, A13 the rightmost.
     first, last = _box(page, '#board [data-cell="A1"]'), _box(page, '#board [data-cell="A13"]')
@@ -95,17 +96,12 @@ def test_freecell_in_the_players_language(
     in_language: Callable[[str, str], Page], artifacts: Path, language: str, size: str
 ) -> None:
     page = in_language(language, size)
-    page.goto("/")
-    form = page.locator("form").filter(has=page.locator('input[name="kind"][value="freecell"]'))
-    form.locator('input[name="deal"]').fill("1")
-    form.locator('button[type="submit"]').click()
-    page.wait_for_url("**/games/*")
+    ui = _start(page, "freecell")
     expect(page.locator("html")).to_have_attribute("lang", language)
     # Columns 1–8 run left to right in every language.
     columns = page.locator("#board .fc-column")
     first, last = columns.first.bounding_box(), columns.last.bounding_box()
     assert first is not None and last is not None and first["x"] < last["x"]
-    ui = MontanaUI(page)  # the game section, its version and htmx swaps are the same
     with ui.swap(new_version=False):
         page.keyboard.press("1")
     with ui.swap():
@@ -138,7 +134,7 @@ def test_every_page_type_in_each_language(
     in_language: Callable[[str, str], Page], language: str
 ) -> None:
     page = in_language(language, "desktop")
-    ui = _start_montana(page)
+    ui = _start(page, "montana")
     ui.act(ui.clickable.first)
     game = ui.game_path
     for path in (
