@@ -12,9 +12,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from app import demo, games
+from app import demo, service
 from app.config import LOG_CONFIG, get_settings
-from app.rules import GAMES, rules_for
+from app.games import GAMES, rules_for
 from app.rules.protocol import InvalidPositionError
 from app.store import Database
 
@@ -134,7 +134,7 @@ def _database() -> Database:
 def _verify(_: argparse.Namespace) -> int:
     db = _database()
     try:
-        checked, problems = games.verify(db=db)
+        checked, problems = service.verify(db=db)
     finally:
         db.dispose()
     for problem in problems:
@@ -148,7 +148,7 @@ def _seed_demo(args: argparse.Namespace) -> int:
     db = _database()
     try:
         made = demo.seed(
-            db=db, games=args.games, players=args.players, seed=args.seed, now=games.utcnow()
+            db=db, games=args.games, players=args.players, seed=args.seed, now=service.utcnow()
         )
     finally:
         db.dispose()

@@ -1,7 +1,7 @@
 """Demo data: many finished games with real histories, for trying the statistics at scale.
 
 Every game replays from its deal to its stored position (``solitaire verify`` agrees):
-FreeCell wins use solutions found by :mod:`app.solve.freecell`; losses are a few legal
+FreeCell wins use solutions found by :mod:`app.games.freecell.solver`; losses are a few legal
 moves and then giving up (or, in Montana, running out of moves). A small pool of such
 histories is made once and dealt out among the players, as happens when many people play
 the same deals.
@@ -16,10 +16,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from app.rules import freecell, montana, rules_for
+from app.games import rules_for
+from app.games.freecell import rules as freecell
+from app.games.freecell.solver import solve
+from app.games.montana import rules as montana
 from app.rules.history import Entry
 from app.rules.protocol import Position
-from app.solve.freecell import solve
 from app.store import Database, queries
 
 KINDS: Final = (("montana", "expert", 0.4), ("montana", "easy", 0.2), ("freecell", "standard", 0.4))

@@ -14,7 +14,7 @@ from time import monotonic
 from typing import Final
 from weakref import WeakKeyDictionary
 
-from app.rules import GAMES
+from app.games import GAMES
 from app.store import Database
 from app.store import stats as queries
 from app.store.stats import WIN_TIME_BINS_MINUTES, Scope

@@ -46,7 +46,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.rules import montana  # noqa: E402
+from app.games.montana import rules as montana  # noqa: E402
 from app.store.migrate import upgrade  # noqa: E402
 
 HEADERS = {

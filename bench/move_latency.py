@@ -35,9 +35,11 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app import games as service
+from app import service
 from app.config import Settings
-from app.rules import freecell, montana, rules_for
+from app.games import rules_for
+from app.games.freecell import rules as freecell
+from app.games.montana import rules as montana
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app

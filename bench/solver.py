@@ -26,8 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from app.rules import freecell
-from app.solve import freecell as fc_solver
+from app.games.freecell import rules as freecell
+from app.games.freecell import solver as fc_solver
 
 IMPOSSIBLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 
@@ -93,8 +93,8 @@ def bench_fc_solve(deals: int, ours: float) -> None:
 
 
 def first_round(deal: int) -> tuple[int, str, float, int]:
-    from app.rules import montana
-    from app.solve import montana as round_search
+    from app.games.montana import rules as montana
+    from app.games.montana import solver as round_search
 
     result = round_search.search(montana.new_game(deal), max_seconds=5.0, max_nodes=10**8)
     return deal, result.verdict, result.seconds, result.nodes
@@ -118,7 +118,7 @@ def bench_montana(deals: int, jobs: int) -> None:
 
 def follow_hints(deal: int) -> tuple[int, bool, list[float], int]:
     """One Expert game played by always taking the hint, redealing only when stuck."""
-    from app.rules import montana
+    from app.games.montana import rules as montana
     from app.solve.hint import hint
 
     position = montana.new_game(deal, "expert")

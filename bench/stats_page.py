@@ -23,7 +23,7 @@ from sqlalchemy import func, select
 
 from app import demo
 from app.config import Settings
-from app.games import utcnow
+from app.service import utcnow
 from app.store import Database
 from app.store.migrate import upgrade
 from app.store.models import GameRecord

@@ -1,23 +1,5 @@
-"""The rules engine: pure Python, no I/O, no web, no database, no clock.
+"""The shared engine: cards, shuffles, histories and the protocol every game's rules follow.
 
-Each game is one module exposing a :class:`~app.rules.protocol.Rules` value named
-``RULES``; :data:`GAMES` maps a game's kind to it, so the layers above handle every game
-the same way.
+Pure Python, no I/O, no web, no database, no clock. Each game's own rules live in its
+package (:mod:`app.games`).
 """
-
-from __future__ import annotations
-
-from typing import Final
-
-from app.rules import freecell, montana
-from app.rules.protocol import Rules
-
-GAMES: Final[dict[str, Rules]] = {
-    montana.RULES.kind: montana.RULES,
-    freecell.RULES.kind: freecell.RULES,
-}
-
-
-def rules_for(kind: str) -> Rules:
-    """The rules of game ``kind``; raise ``KeyError`` for an unknown kind."""
-    return GAMES[kind]

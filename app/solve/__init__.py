@@ -12,10 +12,11 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from app.rules.freecell import FreeCellPosition
-from app.rules.montana import MontanaPosition
+from app.games.freecell import solver as freecell
+from app.games.freecell.rules import FreeCellPosition
+from app.games.montana import solver as montana
+from app.games.montana.rules import MontanaPosition
 from app.rules.protocol import Position
-from app.solve import freecell, montana
 
 Verdict = Literal["solved", "unsolvable", "unknown"]
 

@@ -15,11 +15,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Generic, TypeVar
 
-from app.rules import rules_for
-from app.rules.freecell import FreeCellPosition
-from app.rules.montana import MontanaPosition
+from app.games import rules_for
+from app.games.freecell import solver as freecell
+from app.games.freecell.rules import FreeCellPosition
+from app.games.montana import solver as montana
+from app.games.montana.rules import MontanaPosition
 from app.rules.protocol import Position
-from app.solve import Answer, Verdict, answer, freecell, montana
+from app.solve import Answer, Verdict, answer
 
 HINT_BUDGET_MS: Final = 900
 CHECK_BUDGET_MS: Final = 15_000

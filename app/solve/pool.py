@@ -32,7 +32,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from app.rules import rules_for
+from app.games import rules_for
 from app.solve import Answer
 
 Question = Literal["hint", "answer"]

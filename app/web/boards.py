@@ -10,10 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from app.games.freecell.rules import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
+from app.games.montana.rules import (
+    COLUMNS,
+    ROWS,
+    MontanaMove,
+    MontanaPosition,
+    cell_name,
+    parse_cell,
+)
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
-from app.rules.freecell import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
-from app.rules.montana import COLUMNS, ROWS, MontanaMove, MontanaPosition, cell_name, parse_cell
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.web.words import card_name, suit_name
 

@@ -8,7 +8,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
-from app import games
+from app import service
 from app.i18n import gettext as _
 from app.i18n import isolate
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
@@ -33,13 +33,13 @@ class FormError(ValueError):
 
 
 def install(app: FastAPI) -> None:
-    @app.exception_handler(games.GameNotFound)
-    async def not_found(request: Request, error: games.GameNotFound) -> Response:
+    @app.exception_handler(service.GameNotFound)
+    async def not_found(request: Request, error: service.GameNotFound) -> Response:
         message = _("There is no game at this address: check the link, or start a new game.")
         return render_error(request, 404, title=_("Game not found"), message=message)
 
-    @app.exception_handler(games.StaleVersion)
-    async def stale(request: Request, error: games.StaleVersion) -> Response:
+    @app.exception_handler(service.StaleVersion)
+    async def stale(request: Request, error: service.StaleVersion) -> Response:
         if is_page_form(request):
             return back_to_game(request, error.game.id, stale="1")
         return render_game(request, error.game, status_code=409, message=stale_message())
@@ -51,7 +51,7 @@ def install(app: FastAPI) -> None:
         if is_page_form(request):
             action = request.query_params.get("action") or await _posted_action(request)
             return back_to_game(request, game_id, refused=action[:32])
-        game = games.load(db=request.app.state.db, game_id=game_id)
+        game = service.load(db=request.app.state.db, game_id=game_id)
         return render_game(
             request,
             game,
@@ -60,7 +60,7 @@ def install(app: FastAPI) -> None:
             pick=await _still_held(request),
         )
 
-    for error_class in (IllegalMoveError, InvalidMoveError, FormError, games.UnknownGameKind):
+    for error_class in (IllegalMoveError, InvalidMoveError, FormError, service.UnknownGameKind):
         app.add_exception_handler(error_class, refused)
 
     @app.exception_handler(TooManyRequests)
@@ -84,7 +84,7 @@ def install(app: FastAPI) -> None:
         if game_id is None:
             response = render_error(request, 429, _("Slow down a little"), message)
         else:
-            game = games.load(db=request.app.state.db, game_id=game_id)
+            game = service.load(db=request.app.state.db, game_id=game_id)
             response = render_game(request, game, status_code=429, message=message)
         response.headers["Retry-After"] = str(retry_after)
         return response
@@ -114,7 +114,7 @@ def install(app: FastAPI) -> None:
     async def http_error(request: Request, error: HTTPException) -> Response:
         if error.status_code == 404 and request.url.path.startswith("/games/"):
             # Whatever its shape, an id that names no game gets the same answer.
-            return await not_found(request, games.GameNotFound("no game at this address"))
+            return await not_found(request, service.GameNotFound("no game at this address"))
         if error.status_code == 404:
             title, message = _("Page not found"), _("There is no page at this address.")
         elif error.status_code == 405:

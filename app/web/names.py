@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from app.games import GAMES
 from app.i18n import gettext as _
-from app.rules import GAMES
 from app.stats import Group
 
 GAME_NAMES: Final[dict[str, Callable[[], str]]] = {

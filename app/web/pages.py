@@ -7,13 +7,13 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
-from app import games
-from app.games import Game
+from app import service
+from app.games.freecell.rules import FreeCellMove, FreeCellPosition
+from app.games.montana.rules import MontanaMove, MontanaPosition, cell_name
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
-from app.rules.freecell import FreeCellMove, FreeCellPosition
-from app.rules.montana import MontanaMove, MontanaPosition, cell_name
 from app.rules.protocol import Position
+from app.service import Game
 from app.web.boards import freecell_board, montana_board
 from app.web.htmx import is_htmx
 from app.web.players import current_player
@@ -35,7 +35,7 @@ def board_for(
     """The view of the board the game's templates draw; ``auto_moves`` when already known."""
     auto = True if auto_moves is None else auto_moves
     if game.kind == "freecell" and auto_moves is None:
-        auto = games.auto_moves(db=request.app.state.db, player_id=current_player(request))
+        auto = service.auto_moves(db=request.app.state.db, player_id=current_player(request))
     return board_view(game.position, playable=not game.is_over, pick=pick, auto_moves=auto)
 
 
@@ -95,7 +95,7 @@ def render_game(
 def remembered_verdict(game: Game) -> str | None:
     """A sure "still winnable?" answer already found for this very position (the solver
     keeps them), worded in this reader's language; never searches."""
-    known = games.known_verdict(game)
+    known = service.known_verdict(game)
     if known is None or known[0] not in ("solved", "unsolvable"):
         return None
     return verdict_words(game, *known)

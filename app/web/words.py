@@ -7,11 +7,11 @@ Arabic sentence.
 
 from __future__ import annotations
 
+from app.games.freecell.rules import CELL_NAMES, HOME, FreeCellPosition
+from app.games.montana.rules import MontanaMove, MontanaPosition, cell_name
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
 from app.rules.cards import Card
-from app.rules.freecell import CELL_NAMES, HOME, FreeCellPosition
-from app.rules.montana import MontanaMove, MontanaPosition, cell_name
 from app.rules.protocol import Position
 
 

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, ViewportSize, expect
 from sqlalchemy import update
 
-from app.rules import freecell
+from app.games.freecell import rules as freecell
 from app.rules.cards import SUIT_NAMES, Suit
 from app.store import Database
 from app.store.models import GameRecord

@@ -9,7 +9,7 @@ from typing import Final
 
 from playwright.sync_api import BrowserContext, Page, expect
 
-from app.rules.montana import new_game
+from app.games.montana.rules import new_game
 from tests.browser.conftest import MontanaUI, card_text
 
 DEAL_ONE: Final = new_game(1, "expert")

@@ -18,7 +18,8 @@ from typing import Final, Literal
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from app.rules import freecell, montana
+from app.games.freecell import rules as freecell
+from app.games.montana import rules as montana
 from app.rules.cards import FULL_DECK
 from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
 from tests.browser.test_freecell_browser import FreeCellUI

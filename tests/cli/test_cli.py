@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from app.rules import montana
+from app.games.montana import rules as montana
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -69,8 +69,8 @@ def test_console_script_is_installed() -> None:
 def test_solve_freecell_prints_the_verdict_then_the_moves(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from app.rules import freecell
-    from app.solve.freecell import replay_wins
+    from app.games.freecell import rules as freecell
+    from app.games.freecell.solver import replay_wins
 
     code, out, _ = run(capsys, "solve", "freecell", "1", "--budget-ms", "5000")
     lines = out.splitlines()
@@ -80,7 +80,7 @@ def test_solve_freecell_prints_the_verdict_then_the_moves(
 
 
 def test_solve_montana_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from app.solve.montana import NEARLY_WON
+    from app.games.montana.solver import NEARLY_WON
 
     path = tmp_path / "nearly.txt"
     path.write_text(NEARLY_WON)

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from sqlalchemy import update
 
-from app import games
+from app import service
 from app.cli import main
 from app.config import get_settings
 from app.store import Database
@@ -23,13 +23,13 @@ def env_database(database_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 
 def play_some(db: Database) -> str:
-    player = games.ensure_player(db=db, player_id=None)
-    montana_game = games.start(db=db, player_id=player, kind="montana", deal=1)
+    player = service.ensure_player(db=db, player_id=None)
+    montana_game = service.start(db=db, player_id=player, kind="montana", deal=1)
     for version, action in enumerate(["5H C4", "redeal", "undo", "6S A13"]):
-        games.act(db=db, game_id=montana_game.id, action=action, version=version)
-    freecell_game = games.start(db=db, player_id=player, kind="freecell", deal=1)
-    games.act(db=db, game_id=freecell_game.id, action="6a", version=0)
-    games.act(db=db, game_id=freecell_game.id, action="6b", version=1)
+        service.act(db=db, game_id=montana_game.id, action=action, version=version)
+    freecell_game = service.start(db=db, player_id=player, kind="freecell", deal=1)
+    service.act(db=db, game_id=freecell_game.id, action="6a", version=0)
+    service.act(db=db, game_id=freecell_game.id, action="6b", version=1)
     return montana_game.id
 
 
@@ -46,8 +46,8 @@ def test_verify_reports_a_game_whose_position_differs(
 ) -> None:
     game_id = play_some(db)
     with db.write() as session:
-        other = games.load(db=db, game_id=game_id).position.play(  # a move the history lacks
-            games.load(db=db, game_id=game_id).position.legal_moves()[0]
+        other = service.load(db=db, game_id=game_id).position.play(  # a move the history lacks
+            service.load(db=db, game_id=game_id).position.legal_moves()[0]
         )
         session.execute(
             update(GameRecord).where(GameRecord.id == game_id).values(position=other.to_text())

@@ -22,8 +22,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import Settings
-from app.rules import freecell
-from app.solve.freecell import solve
+from app.games.freecell import rules as freecell
+from app.games.freecell.solver import solve
 from app.store import Database
 from app.web import create_app
 from tests.conftest import FAST

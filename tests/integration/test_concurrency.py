@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import httpx
 
-from app import games
-from app.rules import montana
+from app import service
+from app.games.montana import rules as montana
 from app.store import Database
 from tests.integration.conftest import Server
 
@@ -80,10 +80,10 @@ def test_concurrent_clients_on_several_workers(start_server: Callable[..., Serve
     db = Database(server.database_url)
     try:
         for game_id in game_ids:
-            rows = games.history(db=db, game_id=game_id)
+            rows = service.history(db=db, game_id=game_id)
             assert [row.ply for row in rows] == list(range(1, len(rows) + 1))
             mine = sorted((v, a) for g, v, a in accepted if g == game_id)
             assert mine == [(row.ply - 1, row.notation) for row in rows]
-        assert games.verify(db=db) == (GAMES, [])
+        assert service.verify(db=db) == (GAMES, [])
     finally:
         db.dispose()

@@ -9,8 +9,8 @@ from collections.abc import Callable
 
 import httpx
 
-from app import games
-from app.rules import montana
+from app import service
+from app.games.montana import rules as montana
 from app.store import Database
 from tests.integration.conftest import Server
 
@@ -84,7 +84,7 @@ def test_sigkill_mid_load_loses_no_answered_action(start_server: Callable[..., S
     restarted.stop()
     db = Database(restarted.database_url)
     try:
-        checked, problems = games.verify(db=db)
+        checked, problems = service.verify(db=db)
         assert (checked, problems) == (len(game_ids), [])
     finally:
         db.dispose()

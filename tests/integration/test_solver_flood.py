@@ -21,7 +21,7 @@ from pathlib import Path
 
 import httpx
 
-from app.rules import rules_for
+from app.games import rules_for
 from tests.integration.conftest import Server
 
 FLOODERS = int(os.environ.get("FLOODERS", "40"))

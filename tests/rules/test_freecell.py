@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import freecell, montana
-from app.rules.cards import FULL_DECK, SUITS, Card
-from app.rules.freecell import (
+from app.games.freecell import rules as freecell
+from app.games.freecell.rules import (
     MAX_DEAL,
     RULES,
     FreeCellMove,
@@ -15,6 +14,8 @@ from app.rules.freecell import (
     parse,
     supermove_limit,
 )
+from app.games.montana import rules as montana
+from app.rules.cards import FULL_DECK, SUITS, Card
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, InvalidPositionError
 
 # Deal #1 exactly as the rules page lists it, column by column.

@@ -8,8 +8,7 @@ from contextlib import suppress
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules.cards import FULL_DECK, SUITS, Card
-from app.rules.freecell import (
+from app.games.freecell.rules import (
     CELL_NAMES,
     COLUMN_NAMES,
     HOME,
@@ -19,6 +18,7 @@ from app.rules.freecell import (
     new_game,
     parse,
 )
+from app.rules.cards import FULL_DECK, SUITS, Card
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
 
 deals = st.integers(min_value=1, max_value=MAX_DEAL)

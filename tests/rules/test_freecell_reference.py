@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from app.rules import freecell
+from app.games.freecell import rules as freecell
 
 GENERATOR = shutil.which("make-microsoft-freecell-board")
 

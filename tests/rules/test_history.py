@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import montana
+from app.games.montana import rules as montana
 from app.rules.history import effective, entry, positions, replay
 from app.rules.protocol import IllegalMoveError
 

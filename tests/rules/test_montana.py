@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import montana
+from app.games.montana import rules as montana
+from app.games.montana.rules import REDEAL, MontanaMove, parse, parse_cell
 from app.rules.cards import Card
-from app.rules.montana import REDEAL, MontanaMove, parse, parse_cell
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, InvalidPositionError
 
 DEAL_1 = """\

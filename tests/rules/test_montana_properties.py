@@ -7,9 +7,9 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.rules import montana
+from app.games.montana import rules as montana
+from app.games.montana.rules import COLUMNS, DECK, ROWS, MontanaPosition
 from app.rules.history import Entry, replay
-from app.rules.montana import COLUMNS, DECK, ROWS, MontanaPosition
 
 deals = st.integers(min_value=1, max_value=montana.MAX_DEAL)
 choices = st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=120)

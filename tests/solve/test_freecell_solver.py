@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import freecell
+from app.games.freecell import rules as freecell
+from app.games.freecell.solver import replay_wins, solve
 from app.solve import answer
-from app.solve.freecell import replay_wins, solve
 
 
 @pytest.mark.parametrize("deal", [1, 2, 3, 100, 1000, 1941, 32000])

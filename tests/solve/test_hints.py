@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import freecell, montana
+from app.games.freecell import rules as freecell
+from app.games.montana import rules as montana
 from app.solve.hint import check, hint, solution
 
 # Four moves from a win, one legal move at a time: TS D9, KS D13, QS D11, KS D12.
@@ -81,8 +82,8 @@ def test_an_unfinished_montana_search_carries_on_after_its_move_is_played() -> N
 def test_a_search_that_has_had_its_share_of_positions_starts_over(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    from app.games.montana import solver as round_search
     from app.solve import hint as hints
-    from app.solve import montana as round_search
 
     start = montana.new_game(3)
     first = hint(start, budget_ms=30)

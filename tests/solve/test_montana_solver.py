@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.rules import montana
+from app.games.montana import rules as montana
+from app.games.montana.solver import NEARLY_WON, TOGGLES, RoundSearch, board_of, key_of, search
 from app.rules.cards import Card
 from app.solve import answer
-from app.solve.montana import NEARLY_WON, TOGGLES, RoundSearch, board_of, key_of, search
 
 # Every gap sits after a king: nothing can move.
 BLOCKED = """\

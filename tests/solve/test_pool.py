@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.rules import rules_for
+from app.games import rules_for
 from app.solve import Answer
 from app.solve.hint import Hint
 from app.solve.pool import Job, SolverBusy, SolverPool, _Sized

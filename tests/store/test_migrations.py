@@ -37,8 +37,8 @@ def test_upgrading_a_database_with_games_loses_none(tmp_path: Path) -> None:
     """Games written under the first schema (as the first release wrote them) survive."""
     from sqlalchemy import text
 
-    from app import games
-    from app.rules import montana
+    from app import service as games
+    from app.games.montana import rules as montana
     from app.store import Database
 
     url = f"sqlite:///{tmp_path / 'old.db'}"

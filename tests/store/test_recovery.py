@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from app import games
+from app import service
 from app.store import Database, StorageError
 
 
@@ -22,7 +22,7 @@ def test_writes_recover_after_the_database_was_read_only(
     path = tmp_path / "solitaire.db"
     shutil.copy(migrated_file, path)
     db = Database(f"sqlite:///{path}")
-    player = games.ensure_player(db=db, player_id=None)
+    player = service.ensure_player(db=db, player_id=None)
     read_only = False
 
     @event.listens_for(db.engine, "do_connect")
@@ -37,18 +37,18 @@ def test_writes_recover_after_the_database_was_read_only(
     db.engine.pool.dispose()  # every connection from now on is opened during the fault
     for _ in range(3):
         with pytest.raises(StorageError):
-            games.start(db=db, player_id=player, kind="montana")
-        assert games.my_games(db=db, player_id=player).total == 0  # reads still work
+            service.start(db=db, player_id=player, kind="montana")
+        assert service.my_games(db=db, player_id=player).total == 0  # reads still work
     read_only = False
     began = time.monotonic()
     failures = 0
     while True:
         try:
-            games.start(db=db, player_id=player, kind="montana")
+            service.start(db=db, player_id=player, kind="montana")
             break
         except StorageError:
             failures += 1
             assert failures < 3, "writes stay broken after the fault ended"
     assert time.monotonic() - began < 5
-    assert games.my_games(db=db, player_id=player).total == 1
+    assert service.my_games(db=db, player_id=player).total == 1
     db.dispose()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from app.rules import freecell
+from app.games.freecell import rules as freecell
 from tests.web import helpers
 from tests.web.helpers import HX, act
 

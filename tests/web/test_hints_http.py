@@ -6,7 +6,7 @@ import time
 
 from fastapi.testclient import TestClient
 
-from app import games
+from app import service
 from tests.web.helpers import HX, start
 
 NEARLY_WON_FREECELL = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"
@@ -101,8 +101,8 @@ def test_still_winnable_answers_at_once_and_later_with_the_verdict(client: TestC
     assert first.status_code == 200
     assert "Still thinking" in first.text
     assert "No: this game can no longer be won" in verdict(client, game_id, **HX)
-    game = games.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
-    assert games.known_verdict(game) is not None  # kept for the page, no search
+    game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
+    assert service.known_verdict(game) is not None  # kept for the page, no search
 
 
 def test_seeing_the_solution_counts_as_help(client: TestClient) -> None:
@@ -110,7 +110,7 @@ def test_seeing_the_solution_counts_as_help(client: TestClient) -> None:
     assert client.get(f"/games/{game_id}/solution").status_code == 200
     client.get(f"/games/{game_id}/solution?step=2")
     assert "(assisted)" in client.get("/games").text
-    game = games.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
+    game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
     assert game.hints_used == 1
 
 

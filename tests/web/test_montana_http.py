@@ -9,7 +9,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.rules import montana
+from app.games.montana import rules as montana
 from tests.web import helpers
 from tests.web.helpers import HX, act
 
@@ -300,7 +300,7 @@ def test_still_winnable_with_redeals_left_is_not_a_loss(client: TestClient) -> N
     from app.web.pages import verdict_words
 
     game_id = start(client)
-    game = __import__("app.games", fromlist=["load"]).load(
+    game = __import__("app.service", fromlist=["load"]).load(
         db=client.app.state.db,  # type: ignore[attr-defined]
         game_id=game_id,
     )

@@ -9,7 +9,8 @@ import pytest
 
 from app import i18n
 from app.config import ROOT
-from app.rules import freecell, montana
+from app.games.freecell import rules as freecell
+from app.games.montana import rules as montana
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.web.refusals import WORDS, refusal
 

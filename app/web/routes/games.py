@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
-from app import games
+from app import service
 from app.i18n import gettext as _
 from app.rules.protocol import Position
 from app.web.deps import DatabaseDep
@@ -44,8 +44,8 @@ def start_game(
     variant: ShortField = "",
     deal: ShortField = "",
 ) -> Response:
-    player_id = games.ensure_player(db=db, player_id=player)
-    game = games.start(
+    player_id = service.ensure_player(db=db, player_id=player)
+    game = service.start(
         db=db,
         player_id=player_id,
         kind=kind.strip(),
@@ -75,9 +75,9 @@ def game_page(
     ``refused``, ``stale`` and ``slow`` say why a form posted without JavaScript changed
     nothing."""
     if check:
-        game, verdict, length, searched = games.winnable(db=db, game_id=game_id)
+        game, verdict, length, searched = service.winnable(db=db, game_id=game_id)
         return render_game(request, game, message=verdict_words(game, verdict, length, searched))
-    game = games.load(db=db, game_id=game_id)
+    game = service.load(db=db, game_id=game_id)
     message = describe_hint(game.position, hint[:32], True) if hint and not game.is_over else None
     if refused:
         message = refusal(game, refused[:32])
@@ -97,7 +97,7 @@ def game_page(
 @router.post("/{game_id}/hint", name="game_hint", dependencies=[Depends(limited("search"))])
 def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """Point at the move to play; the game counts the hint. Nothing is played."""
-    game, suggestion = games.ask_hint(db=db, game_id=game_id)
+    game, suggestion = service.ask_hint(db=db, game_id=game_id)
     if is_htmx(request) or not suggestion.sure or suggestion.move is None:
         message = describe_hint(game.position, suggestion.move, suggestion.sure)
         return render_game(request, game, hint=suggestion.move, message=message)
@@ -119,7 +119,7 @@ def game_action(
     the answer can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
-    acted = games.apply(db=db, game_id=game_id, action=action, version=number, player_id=player)
+    acted = service.apply(db=db, game_id=game_id, action=action, version=number, player_id=player)
     count = int(held) if DIGITS.fullmatch(held.strip()) else 0
     moved = moved_count(acted.before, action)
     fewer = fewer_words(moved, count) if count > moved else None
@@ -134,7 +134,7 @@ def game_action(
     return RedirectResponse(url, status_code=303)
 
 
-def refusal(game: games.Game, action: str) -> str | None:
+def refusal(game: service.Game, action: str) -> str | None:
     """Why ``action`` (refused when posted without JavaScript) cannot be played now."""
     try:
         game.position.play(game.position.parse_action(action))
@@ -147,8 +147,8 @@ def refusal(game: games.Game, action: str) -> str | None:
 def restart_game(
     request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
 ) -> Response:
-    player_id = games.ensure_player(db=db, player_id=player)
-    game = games.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
+    player_id = service.ensure_player(db=db, player_id=player)
+    game = service.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
@@ -157,14 +157,14 @@ def game_replay(
     request: Request, db: DatabaseDep, game_id: str, step: int | None = None
 ) -> Response:
     """Step through the whole history from the deal; every step is a plain link."""
-    game, entries, positions = games.replay_steps(db=db, game_id=game_id)
+    game, entries, positions = service.replay_steps(db=db, game_id=game_id)
     return _steps_page(request, game, entries, positions, step)
 
 
 def _steps_page(
     request: Request,
-    game: games.Game,
-    entries: list[games.HistoryEntry],
+    game: service.Game,
+    entries: list[service.HistoryEntry],
     positions: list[Position],
     step: int | None,
     solution_verdict: str | None = None,
@@ -204,9 +204,9 @@ def game_solution(
 ) -> Response:
     """Step through the solver's line from the current position (nothing is played);
     opening it counts as a hint."""
-    if step is not None and not games.solution_known(db=db, game_id=game_id):
+    if step is not None and not service.solution_known(db=db, game_id=game_id):
         request.app.state.throttle.check(request, player, "search")  # a step that searches
-    game, verdict, entries, positions = games.solution_steps(
+    game, verdict, entries, positions = service.solution_steps(
         db=db, game_id=game_id, counted=step is None
     )
     return _steps_page(request, game, entries, positions, step, solution_verdict=verdict)
@@ -214,12 +214,12 @@ def game_solution(
 
 @router.get("/{game_id}/position", name="game_position")
 def game_position(db: DatabaseDep, game_id: str) -> Response:
-    return PlainTextResponse(games.load(db=db, game_id=game_id).position.to_text())
+    return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
 
 
 @router.get("/{game_id}/history", name="game_history")
 def game_history(db: DatabaseDep, game_id: str) -> Response:
-    lines = [entry.notation for entry in games.history(db=db, game_id=game_id)]
+    lines = [entry.notation for entry in service.history(db=db, game_id=game_id)]
     return PlainTextResponse("".join(f"{line}\n" for line in lines))
 
 

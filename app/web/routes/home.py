@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app import games, stats
-from app.rules import GAMES
+from app import service, stats
+from app.games import GAMES
 from app.web.deps import DatabaseDep
 from app.web.pages import render
 from app.web.players import PlayerDep
@@ -16,6 +16,6 @@ router = APIRouter()
 
 @router.get("/", name="home")
 def home(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
-    unfinished = games.unfinished(db=db, player_id=player) if player else []
+    unfinished = service.unfinished(db=db, player_id=player) if player else []
     summary = stats.overview(db=db, player_id=player) if player else []
     return render(request, "home.html", games=GAMES, unfinished=unfinished, summary=summary)

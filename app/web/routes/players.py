@@ -7,9 +7,9 @@ from typing import Annotated, Final
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app import games, transfers
+from app import service, transfers
+from app.games import GAMES
 from app.i18n import gettext as _
-from app.rules import GAMES
 from app.web.deps import DatabaseDep
 from app.web.pages import render
 from app.web.players import PlayerDep, see_other
@@ -30,9 +30,9 @@ def my_games(
     page: Annotated[int, Query(le=MAX_PAGE)] = 1,
 ) -> Response:
     kind = game if game in GAMES else None
-    wanted = status if status in games.STATUSES else None
+    wanted = status if status in service.STATUSES else None
     listing = (
-        games.my_games(db=db, player_id=player, kind=kind, status=wanted, page=page)
+        service.my_games(db=db, player_id=player, kind=kind, status=wanted, page=page)
         if player
         else None
     )
@@ -43,7 +43,7 @@ def my_games(
         kinds=GAMES,
         kind=kind or "",
         status=wanted or "",
-        statuses=games.STATUSES,
+        statuses=service.STATUSES,
         transfer_open=transfers.open_link(db=db, player_id=player) if player else None,
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
     )

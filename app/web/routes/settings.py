@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import Response
 
-from app import games
+from app import service
 from app.i18n import gettext as _
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError
@@ -26,8 +26,8 @@ def save_settings(
 ) -> Response:
     if auto_moves not in ("on", "off"):
         raise FormError(_("Automatic moves home are either on or off."))
-    player_id = games.ensure_player(db=db, player_id=player)
-    games.set_auto_moves(db=db, player_id=player_id, on=auto_moves == "on")
+    player_id = service.ensure_player(db=db, player_id=player)
+    service.set_auto_moves(db=db, player_id=player_id, on=auto_moves == "on")
     # Only a path on this site: never redirect elsewhere.
     target = next if next.startswith("/") and not next.startswith("//") else "/"
     return see_other(request, target, player_id, player)

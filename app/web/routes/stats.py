@@ -6,7 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from app import stats
-from app.games import utcnow
+from app.service import utcnow
 from app.web import charts
 from app.web.deps import DatabaseDep
 from app.web.pages import render

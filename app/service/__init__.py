@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Literal
 
-from app.rules import rules_for
+from app.games import rules_for
 from app.rules.history import Entry, effective, entry, positions, replay
 from app.rules.protocol import (
     HasFoundations,

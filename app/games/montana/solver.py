@@ -30,9 +30,9 @@ import time
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from app.rules import montana
+from app.games.montana import rules as montana
+from app.games.montana.rules import COLUMNS, cell_name
 from app.rules.cards import Card
-from app.rules.montana import COLUMNS, cell_name
 
 Verdict = Literal["clearable", "blocked", "unknown"]
 Board = bytes

@@ -2,7 +2,7 @@
 
 The search works on tuples of card numbers (``Card.index``: rank * 4 + suit, suits C D H S)
 rather than on the engine's values, and speaks the engine's notation, so every line it
-finds replays through :mod:`app.rules.freecell` (the tests and the benchmark replay each
+finds replays through :mod:`app.games.freecell.rules` (the tests and the benchmark replay each
 one). After each move every *safe* card goes home, as the game does, and those moves are
 part of the line: any tool can replay it without automatic moves.
 
@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from app.rules.freecell import FreeCellPosition, new_game
+from app.games.freecell.rules import FreeCellPosition, new_game
 
 __all__ = ["SolveResult", "new_game", "replay_wins", "solve"]
 
