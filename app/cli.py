@@ -1,8 +1,9 @@
 """The ``solitaire`` command: serve the site, and read and write the engine's notations.
 
 solitaire serve [--host H] [--port P] [--no-migrate]
-solitaire deal montana 7 [--variant easy]
-solitaire moves montana FILE     (FILE may be - for standard input)
+solitaire deal KIND 7 [--variant V]   (KIND: a game of the registry, app.games)
+solitaire moves KIND FILE        (FILE may be - for standard input)
+solitaire solve KIND DEAL|FILE|-
 solitaire migrate
 """
 
@@ -14,7 +15,7 @@ from collections.abc import Sequence
 
 from app import demo, service
 from app.config import LOG_CONFIG, get_settings
-from app.games import GAMES, rules_for
+from app.games import GAMES, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError
 from app.store import Database
 
@@ -157,9 +158,8 @@ def _seed_demo(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from app.solve import answer
-
-    rules = rules_for(args.kind)
+    game = game_kind(args.kind)
+    rules = game.rules
     if args.source.isascii() and args.source.isdigit():
         position = rules.new_game(int(args.source), args.variant or rules.default_variant)
     elif args.source == "-":
@@ -167,7 +167,7 @@ def _solve(args: argparse.Namespace) -> int:
     else:
         with open(args.source) as file:
             position = rules.parse(file.read())
-    result = answer(position, args.budget_ms)
+    result = game.searches().answer(position, args.budget_ms)
     print(result.verdict)
     for move in result.moves:
         print(move)

@@ -1,8 +1,9 @@
 """Demo data: many finished games with real histories, for trying the statistics at scale.
 
 Every game replays from its deal to its stored position (``solitaire verify`` agrees):
-FreeCell wins use solutions found by :mod:`app.games.freecell.solver`; losses are a few legal
-moves and then giving up (or, in Montana, running out of moves). A small pool of such
+wins use the lines a game's quick search finds (``GameKind.quick_line``); losses are a few
+legal moves (and other actions, such as a redeal) and then giving up or running out of
+moves. A small pool of such
 histories is made once and dealt out among the players, as happens when many people play
 the same deals.
 """
@@ -16,15 +17,20 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Final
 
-from app.games import rules_for
-from app.games.freecell import rules as freecell
-from app.games.freecell.solver import solve
-from app.games.montana import rules as montana
+from app.games import KINDS as GAMES
+from app.games import game_kind
 from app.rules.history import Entry
 from app.rules.protocol import Position
 from app.store import Database, queries
 
-KINDS: Final = (("montana", "expert", 0.4), ("montana", "easy", 0.2), ("freecell", "standard", 0.4))
+KINDS: Final = tuple(
+    (kind, variant, (2 if variant == game.rules.default_variant else 1) / len(GAMES) / weights)
+    for kind, game in GAMES.items()
+    for weights in [len(game.rules.variants) + 1]
+    for variant in game.rules.variants
+)
+"""Every game and variant with its share of the demo games: each game an equal share, its
+usual variant played twice as often as another."""
 POOL: Final = 40
 """Distinct histories made per game and variant."""
 DAYS: Final = 90
@@ -43,15 +49,16 @@ class Template:
 
 
 def _losing(kind: str, variant: str, deal: int, rng: random.Random) -> Template:
-    position = rules_for(kind).new_game(deal, variant)
+    game = game_kind(kind)
+    position = game.rules.new_game(deal, variant)
     entries: list[Entry] = []
     for _ in range(rng.randint(3, 40)):
         moves = position.legal_moves()
-        if isinstance(position, montana.MontanaPosition) and (not moves or rng.random() < 0.05):
-            if not position.can_redeal():
-                break
-            entries.append(("redeal", "redeal"))
-            position = position.redeal()
+        others = game.other_actions(position)
+        if others and (not moves or rng.random() < 0.05):
+            other = rng.choice(others)
+            entries.append((other.kind, other.notation))
+            position = position.play(other)
             continue
         if not moves:
             break
@@ -69,31 +76,29 @@ def _losing(kind: str, variant: str, deal: int, rng: random.Random) -> Template:
     return Template(kind, variant, deal, tuple(entries), position, position.is_won(), count)
 
 
-def _winning(deal: int) -> Template | None:
-    start = freecell.new_game(deal)
-    result = solve(start, max_nodes=5_000)
-    if result.verdict != "solved":
+def _winning(kind: str, variant: str, deal: int) -> Template | None:
+    start = game_kind(kind).rules.new_game(deal, variant)
+    line = game_kind(kind).quick_line(start)
+    if line is None:
         return None
     position = start
-    for notation in result.moves:
+    for notation in line:
         position = position.play(position.parse_action(notation))
-    entries: tuple[Entry, ...] = tuple(("move", notation) for notation in result.moves)
-    return Template("freecell", "standard", deal, entries, position, True, len(entries))
+    entries: tuple[Entry, ...] = tuple(("move", notation) for notation in line)
+    return Template(kind, variant, deal, entries, position, position.is_won(), len(entries))
 
 
 def templates(
     rng: random.Random, size: int = POOL
 ) -> dict[tuple[str, str], tuple[list[Template], list[Template]]]:
-    """(wins, losses) per game and variant, ``size`` losses and a quarter as many wins."""
+    """(wins, losses) per game and variant, ``size`` losses and up to a quarter as many
+    wins (for the games that can find a win quickly)."""
     pools: dict[tuple[str, str], tuple[list[Template], list[Template]]] = {}
     for kind, variant, _ in KINDS:
-        wins: list[Template] = []
-        losses = [_losing(kind, variant, rng.randint(1, 1_000_000), rng) for _ in range(size)]
-        if kind == "freecell":
-            for _ in range(max(1, size // 4)):
-                won = _winning(rng.randint(1, 32_000))
-                if won:
-                    wins.append(won)
+        rules = game_kind(kind).rules
+        losses = [_losing(kind, variant, rng.randint(1, rules.max_deal), rng) for _ in range(size)]
+        found = (_winning(kind, variant, rng.randint(1, 32_000)) for _ in range(max(1, size // 4)))
+        wins = [won for won in found if won is not None and won.won]
         pools[(kind, variant)] = (wins, [t for t in losses if not t.won])
     return pools
 
@@ -105,7 +110,7 @@ def seed(
     rng = random.Random(seed)
     pools = templates(rng, min(POOL, games // 10 + 2))
     player_ids = [secrets.token_urlsafe(16) for _ in range(players or max(1, games // 50))]
-    # Each player has a skill: their chance to win a FreeCell game.
+    # Each player has a skill: their chance to win a game that has wins to deal out.
     skill = {player: rng.uniform(0.3, 0.9) for player in player_ids}
     joined = now - timedelta(days=DAYS)
     player_rows: list[dict[str, object]] = [

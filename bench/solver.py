@@ -119,8 +119,9 @@ def bench_montana(deals: int, jobs: int) -> None:
 def follow_hints(deal: int) -> tuple[int, bool, list[float], int]:
     """One Expert game played by always taking the hint, redealing only when stuck."""
     from app.games.montana import rules as montana
-    from app.solve.hint import hint
+    from app.games.montana.hints import MontanaSearches
 
+    searches = MontanaSearches()
     position = montana.new_game(deal, "expert")
     times: list[float] = []
     while not (position.is_won() or position.is_lost()):
@@ -128,7 +129,7 @@ def follow_hints(deal: int) -> tuple[int, bool, list[float], int]:
             position = position.redeal()
             continue
         began = time.perf_counter()
-        suggestion = hint(position)
+        suggestion = searches.hint(position, 900)
         times.append(time.perf_counter() - began)
         move = suggestion.move if suggestion.move and suggestion.move != "redeal" else None
         if move is None:

@@ -1,23 +1,30 @@
-"""The registry of game kinds: the one module outside a game's own package that names it.
+"""The registry of games: the one module outside a game's own package that names one.
 
-Each game is a package here (its rules, solver and view); :data:`GAMES` maps a game's kind
-to its rules, so the layers above handle every game the same way.
+A game is a package here (``app/games/<kind>/``: its rules, solver, hints, view and words)
+exposing a :class:`~app.rules.kind.GameKind` named ``KIND``, plus its templates
+(``templates/<kind>/``) and script (``static/js/<kind>.js``). Everything else asks this
+registry; an import-linter contract keeps it so.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from app.games.freecell import rules as freecell
-from app.games.montana import rules as montana
+from app.games import freecell, montana
+from app.rules.kind import GameKind
 from app.rules.protocol import Rules
 
-GAMES: Final[dict[str, Rules]] = {
-    montana.RULES.kind: montana.RULES,
-    freecell.RULES.kind: freecell.RULES,
-}
+KINDS: Final[dict[str, GameKind]] = {game.kind: game for game in (montana.KIND, freecell.KIND)}
+"""Every game the site offers, in the order the home page shows them."""
+
+GAMES: Final[dict[str, Rules]] = {kind: game.rules for kind, game in KINDS.items()}
+
+
+def game_kind(kind: str) -> GameKind:
+    """The game ``kind``; raise ``KeyError`` for an unknown kind."""
+    return KINDS[kind]
 
 
 def rules_for(kind: str) -> Rules:
     """The rules of game ``kind``; raise ``KeyError`` for an unknown kind."""
-    return GAMES[kind]
+    return KINDS[kind].rules

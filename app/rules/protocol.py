@@ -17,6 +17,7 @@ Action kinds, as the history stores them:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, Protocol, Self, runtime_checkable
 
 ActionKind = Literal["move", "auto", "redeal", "undo", "resign"]
@@ -130,4 +131,41 @@ class HasFoundations(Protocol):
 
     def any_home_move(self) -> Action | None:
         """A card that may legally go home now, if any."""
+        ...
+
+
+Verdict = Literal["solved", "unsolvable", "unknown"]
+"""What a search found: a winning line (Montana: the round cleared without another redeal),
+a proof that there is none, or no answer within its budget."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A solver's answer for a position: its verdict and its line of moves in the game's
+    notation (the win when solved; Montana: else the round's best line found)."""
+
+    verdict: Verdict
+    moves: tuple[str, ...]
+    positions: int
+    """Positions searched."""
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    move: str | None
+    """The move to play (``redeal`` where that is the way on); None: nothing helps."""
+    sure: bool
+    """False when the budget ran out and this is only the best move found so far."""
+
+
+class Searches(Protocol):
+    """A game's searches in one solver process, with what they keep between asks."""
+
+    def hint(self, position: Position, budget_ms: int) -> Hint: ...
+
+    def answer(self, position: Position, budget_ms: int) -> Answer: ...
+
+    def forget(self) -> None:
+        """Let go of everything kept (the process grew too large)."""
         ...

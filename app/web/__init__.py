@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeSerializer
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import ROOT, Settings, get_settings, secret_key
-from app.solve import pool as solver_pool
+from app.service import solvers
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
@@ -28,13 +32,21 @@ GZIP_LEVEL = 5
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
     """The site, on ``db`` (the one ``settings.database_url`` names by default)."""
     settings = settings or get_settings()
-    app = FastAPI(title="Solitaire", docs_url=None, redoc_url=None)
+    pool = solvers.sized(settings.solver_workers, settings.solver_queue)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        pool.close()  # the solver processes end with the site
+
+    app = FastAPI(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.settings = settings
     app.state.db = db or Database(settings.database_url)
     app.state.templates = make_templates(settings.base_url)
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
-    solver_pool.configure(settings.solver_workers, settings.solver_queue)
+    app.state.solvers = pool
+    weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
     app.include_router(home.router)
     app.include_router(language_router)
     app.include_router(players.router)

@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from app.service.solvers import SolverPool
 from app.store import Database
 
 
@@ -15,3 +16,11 @@ def database(request: Request) -> Database:
 
 
 DatabaseDep = Annotated[Database, Depends(database)]
+
+
+def solvers(request: Request) -> SolverPool:
+    pool: SolverPool = request.app.state.solvers
+    return pool
+
+
+SolversDep = Annotated[SolverPool, Depends(solvers)]

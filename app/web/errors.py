@@ -12,10 +12,10 @@ from app import service
 from app.i18n import gettext as _
 from app.i18n import isolate
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
-from app.solve.pool import SolverBusy
+from app.service import SolverBusy
 from app.store import StorageError
 from app.web.htmx import is_htmx
-from app.web.pages import render, render_game, stale_message
+from app.web.pages import render, render_game, stale_message, table_for
 from app.web.refusals import refusal
 from app.web.throttle import Cost, TooManyRequests
 
@@ -42,7 +42,8 @@ def install(app: FastAPI) -> None:
     async def stale(request: Request, error: service.StaleVersion) -> Response:
         if is_page_form(request):
             return back_to_game(request, error.game.id, stale="1")
-        return render_game(request, error.game, status_code=409, message=stale_message())
+        table = await run_in_threadpool(table_for, request, error.game)
+        return render_game(request, table, status_code=409, message=stale_message())
 
     async def refused(request: Request, error: Exception) -> Response:
         game_id = request.path_params.get("game_id")
@@ -51,10 +52,10 @@ def install(app: FastAPI) -> None:
         if is_page_form(request):
             action = request.query_params.get("action") or await _posted_action(request)
             return back_to_game(request, game_id, refused=action[:32])
-        game = service.load(db=request.app.state.db, game_id=game_id)
+        table = await run_in_threadpool(_table, request, game_id)
         return render_game(
             request,
-            game,
+            table,
             status_code=422,
             message=words(error),
             pick=await _still_held(request),
@@ -84,8 +85,9 @@ def install(app: FastAPI) -> None:
         if game_id is None:
             response = render_error(request, 429, _("Slow down a little"), message)
         else:
-            game = service.load(db=request.app.state.db, game_id=game_id)
-            response = render_game(request, game, status_code=429, message=message)
+            response = render_game(
+                request, _table(request, game_id), status_code=429, message=message
+            )
         response.headers["Retry-After"] = str(retry_after)
         return response
 
@@ -125,6 +127,11 @@ def install(app: FastAPI) -> None:
         if isinstance(error.detail, str) and error.status_code == 404 and error.detail:
             message = error.detail if error.detail != "Not Found" else message
         return render_error(request, error.status_code, title=title, message=message)
+
+
+def _table(request: Request, game_id: str) -> service.Table:
+    """The game an error happened on, as its page shows it (read before rendering)."""
+    return table_for(request, service.load(db=request.app.state.db, game_id=game_id))
 
 
 def is_page_form(request: Request) -> bool:

@@ -1,4 +1,8 @@
-"""Rendering pages and the ``#game`` fragment: the one place that picks page or fragment."""
+"""Rendering pages and the ``#game`` fragment: the one place that picks page or fragment.
+
+Rendering does no I/O: the service hands a :class:`~app.service.Table` with everything a
+game's page shows, and the game's own view (from the registry) words it.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +12,15 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
 from app import service
-from app.games.freecell.rules import FreeCellMove, FreeCellPosition
-from app.games.montana.rules import MontanaMove, MontanaPosition, cell_name
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
-from app.rules.protocol import Position
-from app.service import Game
-from app.web.boards import freecell_board, montana_board
+from app.rules.protocol import Answer, Position
+from app.service import Game, Table
+from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.players import current_player
 from app.web.templating import clock
-from app.web.words import describe, sentence
+from app.words import sentence
 
 
 def render(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
@@ -29,35 +31,26 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
     return response
 
 
-def board_for(
-    request: Request, game: Game, pick: str | None, auto_moves: bool | None = None
-) -> object:
-    """The view of the board the game's templates draw; ``auto_moves`` when already known."""
-    auto = True if auto_moves is None else auto_moves
-    if game.kind == "freecell" and auto_moves is None:
-        auto = service.auto_moves(db=request.app.state.db, player_id=current_player(request))
-    return board_view(game.position, playable=not game.is_over, pick=pick, auto_moves=auto)
-
-
-def board_view(
-    position: Position, *, playable: bool, pick: str | None = None, auto_moves: bool = True
-) -> object:
-    if isinstance(position, MontanaPosition):
-        return montana_board(position, playable=playable, pick=pick)
-    assert isinstance(position, FreeCellPosition)
-    return freecell_board(position, playable=playable, pick=pick, auto_moves=auto_moves)
+def table_for(request: Request, game: Game, auto_moves: bool | None = None) -> Table:
+    """What ``game``'s page shows for this request's player (read before rendering)."""
+    return service.table(
+        db=request.app.state.db,
+        solvers=solvers(request),
+        game=game,
+        player_id=current_player(request),
+        auto_moves=auto_moves,
+    )
 
 
 def render_game(
     request: Request,
-    game: Game,
+    table: Table,
     *,
     status_code: int = 200,
     message: str | None = None,
     pick: str | None = None,
     hint: str | None = None,
     said: str | None = None,
-    auto_moves: bool | None = None,
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise.
 
@@ -65,12 +58,15 @@ def render_game(
     ``said`` is what the action did, in words: with ``message`` it is what the page's one
     live region (outside ``#game``, updated out of band) announces.
     """
+    game = table.game
     fragment = is_htmx(request)
     template = "_game.html" if fragment else "game.html"
-    board = board_for(request, game, pick, auto_moves)
-    if message is None and said is None and not pick and not game.is_over:
-        message = remembered_verdict(game)
-    hinted = hinted_places(game.position, hint) if hint and not game.is_over else frozenset()
+    board = game.game.board(
+        game.position, playable=not game.is_over, pick=pick, auto_moves=table.auto_moves
+    )
+    if message is None and said is None and not pick and table.known is not None:
+        message = verdict_words(game, table.known)
+    hinted = game.game.hinted_places(game.position, hint) if hint and not game.is_over else None
     announcement = " ".join(part for part in (said, message) if part)
     response = render(
         request,
@@ -79,7 +75,7 @@ def render_game(
         game=game,
         board=board,
         message=message,
-        hinted=hinted,
+        hinted=hinted or frozenset(),
         announcement=announcement,
         fragment=fragment,
         # Found once a render, paths only: the fragment names them on every form and link.
@@ -92,24 +88,15 @@ def render_game(
     return response
 
 
-def remembered_verdict(game: Game) -> str | None:
-    """A sure "still winnable?" answer already found for this very position (the solver
-    keeps them), worded in this reader's language; never searches."""
-    known = service.known_verdict(game)
-    if known is None or known[0] not in ("solved", "unsolvable"):
-        return None
-    return verdict_words(game, *known)
-
-
 def stale_message() -> str:
     return _("This game moved on in another tab or device: here is where it stands now.")
 
 
 def standing(game: Game) -> str:
-    """Where the game stands, in a sentence: cards in place (Montana), cards left, the end."""
+    """Where the game stands, in a sentence: its score or cards left, or how it ended."""
     if game.status == "won":
         return _("You won %(name)s #%(deal)s in %(time)s!") % {
-            "name": game.rules.name,
+            "name": game.game.name(),
             "deal": isolate(game.deal),
             "time": isolate(clock(game.play_ms)),
         }
@@ -117,46 +104,31 @@ def standing(game: Game) -> str:
         return _("You gave up.")
     if game.status == "lost":
         return _("No moves left: game over.")
-    if game.kind == "montana":
-        score = game.score or 0
-        return ngettext("%(num)s card in place.", "%(num)s cards in place.", score) % {"num": score}
-    return ngettext("%(num)s card left.", "%(num)s cards left.", game.cards_left) % {
-        "num": game.cards_left
-    }
+    return game.game.standing(game.position)
 
 
-def said_after(before: Position, version: int, after: Game, action: str) -> str:
-    """What an action made on ``before`` (at ``version``) did, then where the game stands:
+def said_after(before: Position, version: int, after: Game, command: service.Command) -> str:
+    """What a command made on ``before`` (at ``version``) did, then where the game stands:
     "8♣ to B7. 14 cards in place." """
-    text = " ".join(action.split()).lower()
     added = after.version - version
-    if text == "undo":
+    if isinstance(command, service.Undo):
         words = _("Move undone.")
-    elif text == "resign":
+    elif isinstance(command, service.Resign | service.CountHint):
         words = ""
-    elif text == "all-home":
+    elif isinstance(command, service.AllHome):
         words = ngettext("%(num)s card went home.", "%(num)s cards went home.", added) % {
             "num": added
         }
     else:
-        move = before.parse_action(action)
+        move = before.parse_action(command.text)
         played = before.play(move)
-        words = sentence(describe("move", move.notation, before, played))
+        words = sentence(after.game.describe("move", move.notation, before, played))
         if added > 1:
             autos = added - 1
             words += " " + ngettext(
                 "%(num)s card went home by itself.", "%(num)s cards went home by themselves.", autos
             ) % {"num": autos}
     return " ".join(part for part in (words, standing(after)) if part)
-
-
-def moved_count(position: Position, action: str) -> int:
-    """How many cards ``action`` moves (1 for anything that is not a FreeCell run)."""
-    try:
-        move = position.parse_action(action)
-    except ValueError:
-        return 1
-    return move.count if isinstance(move, FreeCellMove) else 1
 
 
 def fewer_words(moved: int, held: int) -> str:
@@ -170,76 +142,20 @@ def fewer_words(moved: int, held: int) -> str:
     ) % {"num": moved, "held": held}
 
 
-def hinted_places(position: Position, notation: str) -> frozenset[str]:
-    """The names of the cells (Montana) or places (FreeCell) a hinted move joins."""
-    try:
-        move = position.parse_action(notation)
-    except ValueError:
-        return frozenset()
-    if isinstance(move, MontanaMove) and isinstance(position, MontanaPosition):
-        return frozenset({cell_name(position.where(move.card)), cell_name(move.cell)})
-    if isinstance(move, FreeCellMove) and isinstance(position, FreeCellPosition):
-        card = position.card_at(move.source)
-        target = card.suit if move.target == "h" and card else move.target
-        return frozenset({move.source, target})
-    return frozenset({"redeal"})
-
-
-def describe_hint(position: Position, notation: str | None, sure: bool) -> str:
+def describe_hint(game: Game, notation: str | None, sure: bool) -> str:
     """The hint in words, for the message line."""
     if notation is None:
         return _("No move helps from here.")
+    position = game.position
     after = position.play(position.parse_action(notation))
-    words = describe("move", notation, position, after)
+    words = game.game.describe("move", notation, position, after)
     if sure:
         return _("Hint: %(move)s.") % {"move": words}
-    if isinstance(position, MontanaPosition):  # its search waits to be carried on
-        return _(
-            "Still thinking: the best move found so far is %(move)s. Ask again to think on."
-        ) % {"move": words}
-    return _("Still thinking: the best move found so far is %(move)s.") % {"move": words}
+    return game.game.unsure_hint(words)
 
 
-def verdict_words(game: Game, verdict: str, length: int, searched: int) -> str:
-    """The answer to "can this still be won?" in words."""
-    if verdict == "thinking":
+def verdict_words(game: Game, answer: Answer | None) -> str:
+    """The answer to "can this still be won?" in words (None: the search goes on)."""
+    if answer is None:
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
-    unsure = _("Not sure: the search ran out of time before it found an answer.")
-    numbers = {"num": isolate(length), "searched": isolate(f"{searched:,}")}
-    if game.kind == "montana":
-        if verdict == "solved":
-            return (
-                _("Yes: this round can be cleared without another redeal (%(num)s moves).")
-                % numbers
-            )
-        if verdict != "unsolvable":
-            return unsure
-        left = getattr(game.position, "redeals_left", 0)
-        if left:
-            return ngettext(
-                "Not this round: it cannot be cleared without a redeal (all %(searched)s "
-                "positions it can reach were tried). The game goes on: %(num)s redeal left.",
-                "Not this round: it cannot be cleared without a redeal (all %(searched)s "
-                "positions it can reach were tried). The game goes on: %(num)s redeals left.",
-                left,
-            ) % {"num": left, "searched": numbers["searched"]}
-        return (
-            _(
-                "No: this last round cannot be cleared (all %(searched)s positions it can reach "
-                "were tried) and no redeal is left."
-            )
-            % numbers
-        )
-    if verdict == "solved":
-        return _("Yes: this game can still be won (a winning line of %(num)s moves exists).") % (
-            numbers
-        )
-    if verdict == "unsolvable":
-        return (
-            _(
-                "No: this game can no longer be won (all %(searched)s positions reachable with "
-                "single-card moves were tried)."
-            )
-            % numbers
-        )
-    return unsure
+    return game.game.verdict(game.position, answer.verdict, len(answer.moves), answer.positions)

@@ -15,10 +15,10 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, Viewport
 from sqlalchemy import update
 
 from app.games.freecell import rules as freecell
+from app.games.freecell.view import FOUNDATION_SUITS
 from app.rules.cards import SUIT_NAMES, Suit
 from app.store import Database
 from app.store.models import GameRecord
-from app.web.boards import FOUNDATION_SUITS
 from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, GameUI, card_text
 
 DEAL_ONE: Final = freecell.new_game(1)

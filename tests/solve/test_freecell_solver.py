@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.games.freecell import rules as freecell
+from app.games.freecell.hints import answer
 from app.games.freecell.solver import replay_wins, solve
-from app.solve import answer
 
 
 @pytest.mark.parametrize("deal", [1, 2, 3, 100, 1000, 1941, 32000])

@@ -5,8 +5,35 @@ from __future__ import annotations
 import pytest
 
 from app.games.freecell import rules as freecell
+from app.games.freecell.hints import FreeCellSearches
 from app.games.montana import rules as montana
-from app.solve.hint import check, hint, solution
+from app.games.montana.hints import MontanaSearches
+from app.rules.protocol import Hint, Position, Verdict
+from app.solve.recent import Recent
+
+MEMORY = MontanaSearches()
+"""The searches one solver process keeps, as the pool's worker holds them."""
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory() -> None:
+    MEMORY.forget()
+
+
+def hint(position: Position, budget_ms: int = 900) -> Hint:
+    return MEMORY.hint(position, budget_ms)
+
+
+def check(position: Position) -> tuple[Verdict, int]:
+    answer = MEMORY.answer(position, 15_000)
+    return answer.verdict, len(answer.moves)
+
+
+def solution(position: Position, budget_ms: int = 15_000) -> tuple[Verdict, list[str]]:
+    searches = MEMORY if isinstance(position, montana.MontanaPosition) else FreeCellSearches()
+    answer = searches.answer(position, budget_ms)
+    return answer.verdict, list(answer.moves)
+
 
 # Four moves from a win, one legal move at a time: TS D9, KS D13, QS D11, KS D12.
 FOUR_MOVES = """\
@@ -64,18 +91,17 @@ def test_still_winnable_and_the_solution_for_both_games() -> None:
 
 
 def test_an_unfinished_montana_search_carries_on_after_its_move_is_played() -> None:
-    from app.solve import hint as hints
 
     start = montana.new_game(3)
     first = hint(start, budget_ms=30)
     assert not first.sure and first.move
     after = play(start, first.move)
-    waiting = hints._SEARCHES.get(after.to_text())
+    waiting = MEMORY.searches.get(after.to_text())
     assert waiting is not None and waiting.nodes > 1
     searched = waiting.nodes
     second = hint(after, budget_ms=30)
     assert not second.sure and second.move
-    kept = hints._SEARCHES.get(play(after, second.move).to_text())
+    kept = MEMORY.searches.get(play(after, second.move).to_text())
     assert kept is waiting and kept.advanced and kept.nodes > searched
 
 
@@ -83,23 +109,20 @@ def test_a_search_that_has_had_its_share_of_positions_starts_over(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from app.games.montana import solver as round_search
-    from app.solve import hint as hints
 
     start = montana.new_game(3)
     first = hint(start, budget_ms=30)
     after = play(start, first.move or "")
-    used = hints._SEARCHES.get(after.to_text())
+    used = MEMORY.searches.get(after.to_text())
     monkeypatch.setattr(round_search, "HINT_MAX_NODES", 1)
     second = hint(after, budget_ms=30)
     assert not second.sure and second.move
-    kept = hints._SEARCHES.pop(play(after, second.move).to_text())
+    kept = MEMORY.searches.pop(play(after, second.move).to_text())
     assert kept is not None and kept is not used
 
 
 def test_the_memory_keeps_the_entries_used_last() -> None:
-    from app.solve.hint import _Recent
-
-    recent = _Recent[int](2)
+    recent = Recent[int](2)
     recent.put([("a", 1), ("b", 2)])
     assert recent.get("a") == 1  # "a" is now the one used last
     recent.put([("c", 3)])
@@ -109,29 +132,27 @@ def test_the_memory_keeps_the_entries_used_last() -> None:
 
 
 def test_asking_again_without_moving_carries_the_same_search_on() -> None:
-    from app.solve import hint as hints
 
     start = montana.new_game(3)
     first = hint(start, budget_ms=30)
     assert not first.sure and first.move
-    waiting = hints._SEARCHES.get(play(start, first.move).to_text())
+    waiting = MEMORY.searches.get(play(start, first.move).to_text())
     assert waiting is not None
     searched = waiting.nodes
     again = hint(start, budget_ms=30)
     assert not again.sure and again.move
-    kept = hints._SEARCHES.get(play(start, again.move).to_text())
+    kept = MEMORY.searches.get(play(start, again.move).to_text())
     assert kept is waiting and not kept.advanced and kept.nodes > searched
 
 
 def test_a_search_that_moved_on_is_not_taken_back_for_the_position_it_left() -> None:
-    from app.solve import hint as hints
 
     start = montana.new_game(3)
     first = hint(start, budget_ms=30)
     after = play(start, first.move or "")
     moved_on = hint(after, budget_ms=30)  # the search now starts from ``after``
     assert moved_on.move
-    waiting = hints._SEARCHES.get(play(after, moved_on.move).to_text())
+    waiting = MEMORY.searches.get(play(after, moved_on.move).to_text())
     assert waiting is not None and waiting.advanced
     hint(start, budget_ms=30)  # back at the start (an undo): a search of its own
-    assert hints._SEARCHES.get(play(after, moved_on.move).to_text()) is waiting
+    assert MEMORY.searches.get(play(after, moved_on.move).to_text()) is waiting

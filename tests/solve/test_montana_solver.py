@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.games.montana import rules as montana
+from app.games.montana.hints import MontanaSearches
 from app.games.montana.solver import NEARLY_WON, TOGGLES, RoundSearch, board_of, key_of, search
 from app.rules.cards import Card
-from app.solve import answer
+from app.rules.protocol import Answer, Position
 
 # Every gap sits after a king: nothing can move.
 BLOCKED = """\
@@ -61,6 +62,10 @@ def test_deal_1_can_be_cleared_in_its_first_round() -> None:
     result = search(montana.new_game(1), max_seconds=30)
     assert result.verdict == "clearable"
     assert replay(montana.new_game(1).to_text(), result.moves).is_won()
+
+
+def answer(position: Position, budget_ms: int) -> Answer:
+    return MontanaSearches().answer(position, budget_ms)
 
 
 def test_answer_speaks_the_common_verdicts() -> None:

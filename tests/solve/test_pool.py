@@ -11,9 +11,8 @@ from collections.abc import Iterator
 import pytest
 
 from app.games import rules_for
-from app.solve import Answer
-from app.solve.hint import Hint
-from app.solve.pool import Job, SolverBusy, SolverPool, _Sized
+from app.rules.protocol import Answer, Hint
+from app.service.solvers import Job, SolverBusy, SolverPool, _Sized
 
 HARD = Job("answer", "freecell", rules_for("freecell").new_game(11982, "standard").to_text())
 """A proof that takes seconds (deal #11982 cannot be won)."""

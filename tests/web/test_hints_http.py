@@ -102,7 +102,8 @@ def test_still_winnable_answers_at_once_and_later_with_the_verdict(client: TestC
     assert "Still thinking" in first.text
     assert "No: this game can no longer be won" in verdict(client, game_id, **HX)
     game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
-    assert service.known_verdict(game) is not None  # kept for the page, no search
+    solvers = client.app.state.solvers  # type: ignore[attr-defined]
+    assert service.known_answer(solvers, game) is not None  # kept for the page, no search
 
 
 def test_seeing_the_solution_counts_as_help(client: TestClient) -> None:

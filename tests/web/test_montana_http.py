@@ -297,6 +297,7 @@ def test_without_javascript_a_refused_move_goes_back_to_the_game(client: TestCli
 
 
 def test_still_winnable_with_redeals_left_is_not_a_loss(client: TestClient) -> None:
+    from app.rules.protocol import Answer
     from app.web.pages import verdict_words
 
     game_id = start(client)
@@ -304,7 +305,7 @@ def test_still_winnable_with_redeals_left_is_not_a_loss(client: TestClient) -> N
         db=client.app.state.db,  # type: ignore[attr-defined]
         game_id=game_id,
     )
-    words = verdict_words(game, "unsolvable", 0, 1234)
+    words = verdict_words(game, Answer("unsolvable", (), 1234, 0.1))
     assert words.startswith("Not this round: it cannot be cleared without a redeal")
     assert "2 redeals left" in words
     assert not words.startswith("No:")

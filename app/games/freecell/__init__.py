@@ -1,0 +1,36 @@
+"""FreeCell: eight columns, four free cells, four foundations; its rules, solver and view."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from app.games.freecell import hints, rules, solver, view, words
+from app.rules.kind import GameKind
+from app.rules.protocol import Position
+
+DEMO_NODES: Final = 5_000
+
+
+def _quick_line(position: Position) -> tuple[str, ...] | None:
+    assert isinstance(position, rules.FreeCellPosition)
+    result = solver.solve(position, max_nodes=DEMO_NODES)
+    return result.moves if result.verdict == "solved" else None
+
+
+KIND: Final = GameKind(
+    rules=rules.RULES,
+    name=words.name,
+    variant_name=words.variant_name,
+    searches=hints.FreeCellSearches,
+    board=view.board,
+    describe=words.describe,
+    standing=words.standing,
+    hinted_places=view.hinted_places,
+    moved_count=view.moved_count,
+    unsure_hint=words.unsure_hint,
+    verdict=words.verdict,
+    solution=words.solution,
+    refusals=words.REFUSALS,
+    quick_line=_quick_line,
+    uses_auto_moves=True,
+)

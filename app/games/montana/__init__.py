@@ -1,0 +1,34 @@
+"""Montana (Gaps): the 52-cell grid, its rules, its round search and its view."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from app.games.montana import hints, rules, view, words
+from app.rules.kind import GameKind
+from app.rules.protocol import Action, Position
+
+
+def _redeal(position: Position) -> tuple[Action, ...]:
+    assert isinstance(position, rules.MontanaPosition)
+    return (rules.REDEAL,) if position.can_redeal() else ()
+
+
+KIND: Final = GameKind(
+    rules=rules.RULES,
+    name=words.name,
+    variant_name=words.variant_name,
+    searches=hints.MontanaSearches,
+    board=view.board,
+    describe=words.describe,
+    standing=words.standing,
+    hinted_places=view.hinted_places,
+    moved_count=view.moved_count,
+    unsure_hint=words.unsure_hint,
+    verdict=words.verdict,
+    solution=words.solution,
+    refusals=words.REFUSALS,
+    max_score=rules.IN_PLACE_MAX,
+    other_actions=_redeal,
+    keeps_unsure_hints=False,
+)

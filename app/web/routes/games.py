@@ -1,38 +1,40 @@
-"""A game's URLs: start, view, act, and its position and history as text."""
+"""The games' URLs: a player's list and a new game (``/games``), and each game's page,
+actions, help, replay, and its position and history as text."""
 
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from typing import Annotated, Final
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 
-from app import service
+from app import service, transfers
+from app.games import KINDS
 from app.i18n import gettext as _
-from app.rules.protocol import Position
-from app.web.deps import DatabaseDep
+from app.rules.protocol import Position, Verdict
+from app.web.deps import DatabaseDep, SolversDep
 from app.web.errors import FormError, too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import (
-    board_view,
     describe_hint,
     fewer_words,
-    moved_count,
     render,
     render_game,
     said_after,
     stale_message,
+    table_for,
     verdict_words,
 )
 from app.web.players import PlayerDep, see_other
 from app.web.refusals import refusal as refusal_words
 from app.web.throttle import limited
-from app.web.words import describe
 
 router = APIRouter(prefix="/games")
 
 ShortField = Annotated[str, Form(max_length=64)]
+MAX_PAGE: Final = 1_000_000
+"""Beyond any real list; a larger page number is refused (422), not sent to the database."""
 
 
 @router.post("", name="start_game", dependencies=[Depends(limited("new_game"))])
@@ -55,10 +57,40 @@ def start_game(
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
+@router.get("", name="my_games")
+def my_games(
+    request: Request,
+    db: DatabaseDep,
+    player: PlayerDep,
+    game: str = "",
+    status: str = "",
+    page: Annotated[int, Query(le=MAX_PAGE)] = 1,
+) -> Response:
+    kind = game if game in KINDS else None
+    wanted = status if status in service.STATUSES else None
+    listing = (
+        service.my_games(db=db, player_id=player, kind=kind, status=wanted, page=page)
+        if player
+        else None
+    )
+    return render(
+        request,
+        "my_games.html",
+        listing=listing,
+        kinds=KINDS,
+        kind=kind or "",
+        status=wanted or "",
+        statuses=service.STATUSES,
+        transfer_open=transfers.open_link(db=db, player_id=player) if player else None,
+        transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
+    )
+
+
 @router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
 def game_page(
     request: Request,
     db: DatabaseDep,
+    solvers: SolversDep,
     game_id: str,
     pick: str = "",
     sel: str = "",
@@ -75,10 +107,10 @@ def game_page(
     ``refused``, ``stale`` and ``slow`` say why a form posted without JavaScript changed
     nothing."""
     if check:
-        game, verdict, length, searched = service.winnable(db=db, game_id=game_id)
-        return render_game(request, game, message=verdict_words(game, verdict, length, searched))
+        game, answer = service.winnable(db=db, solvers=solvers, game_id=game_id)
+        return render_game(request, table_for(request, game), message=verdict_words(game, answer))
     game = service.load(db=db, game_id=game_id)
-    message = describe_hint(game.position, hint[:32], True) if hint and not game.is_over else None
+    message = describe_hint(game, hint[:32], True) if hint and not game.is_over else None
     if refused:
         message = refusal(game, refused[:32])
     elif stale:
@@ -90,17 +122,21 @@ def game_page(
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
             message = fewer_words(int(moved), int(held))
     return render_game(
-        request, game, pick=(pick or sel)[:16] or None, hint=hint[:32] or None, message=message
+        request,
+        table_for(request, game),
+        pick=(pick or sel)[:16] or None,
+        hint=hint[:32] or None,
+        message=message,
     )
 
 
 @router.post("/{game_id}/hint", name="game_hint", dependencies=[Depends(limited("search"))])
-def game_hint(request: Request, db: DatabaseDep, game_id: str) -> Response:
+def game_hint(request: Request, db: DatabaseDep, solvers: SolversDep, game_id: str) -> Response:
     """Point at the move to play; the game counts the hint. Nothing is played."""
-    game, suggestion = service.ask_hint(db=db, game_id=game_id)
+    game, suggestion = service.ask_hint(db=db, solvers=solvers, game_id=game_id)
     if is_htmx(request) or not suggestion.sure or suggestion.move is None:
-        message = describe_hint(game.position, suggestion.move, suggestion.sure)
-        return render_game(request, game, hint=suggestion.move, message=message)
+        message = describe_hint(game, suggestion.move, suggestion.sure)
+        return render_game(request, table_for(request, game), hint=suggestion.move, message=message)
     url = request.url_for("game_page", game_id=game_id).include_query_params(hint=suggestion.move)
     return RedirectResponse(url, status_code=303)
 
@@ -119,15 +155,15 @@ def game_action(
     the answer can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
-    acted = service.apply(db=db, game_id=game_id, action=action, version=number, player_id=player)
+    command = service.commands.parse(action)
+    acted = service.apply(db=db, game_id=game_id, action=command, version=number, player_id=player)
     count = int(held) if DIGITS.fullmatch(held.strip()) else 0
-    moved = moved_count(acted.before, action)
+    moved = acted.game.game.moved_count(acted.before, action)
     fewer = fewer_words(moved, count) if count > moved else None
     if is_htmx(request):
-        said = said_after(acted.before, number, acted.game, action)
-        return render_game(
-            request, acted.game, said=said, message=fewer, auto_moves=acted.auto_moves
-        )
+        said = said_after(acted.before, number, acted.game, command)
+        table = table_for(request, acted.game, auto_moves=acted.auto_moves)
+        return render_game(request, table, said=said, message=fewer)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}")
@@ -167,13 +203,13 @@ def _steps_page(
     entries: list[service.HistoryEntry],
     positions: list[Position],
     step: int | None,
-    solution_verdict: str | None = None,
+    solution_verdict: Verdict | None = None,
 ) -> Response:
     """A replay or a solution: positions to step through, each action in words."""
     last = len(entries)
     current = last if step is None and solution_verdict is None else min(max(step or 0, 0), last)
     described = [
-        (entry, describe(entry.kind, entry.notation, before, after))
+        (entry, _describe(game, entry.kind, entry.notation, before, after))
         for entry, before, after in zip(entries, positions, positions[1:], strict=False)
     ]
     template = "_replay.html" if is_htmx(request) else "replay.html"
@@ -185,12 +221,24 @@ def _steps_page(
         step=current,
         last=last,
         steps=described,
-        board=board_view(positions[current], playable=False),
+        board=game.game.board(positions[current], playable=False),
         hinted=frozenset(),
         position=positions[current],
         steps_url=request.url_for(route, game_id=game.id),
         solution_verdict=solution_verdict,
+        solution_words=game.game.solution(solution_verdict) if solution_verdict else "",
     )
+
+
+def _describe(
+    game: service.Game, kind: str, notation: str, before: Position, after: Position
+) -> str:
+    """An action of the history in words (undo and giving up are every game's)."""
+    if kind == "undo":
+        return _("undo")
+    if kind == "resign":
+        return _("resign")
+    return game.game.describe(kind, notation, before, after)
 
 
 @router.get(
@@ -200,16 +248,19 @@ def _steps_page(
     dependencies=[Depends(limited("search", unless="step"))],
 )
 def game_solution(
-    request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, step: int | None = None
+    request: Request,
+    db: DatabaseDep,
+    solvers: SolversDep,
+    player: PlayerDep,
+    game_id: str,
+    step: int | None = None,
 ) -> Response:
     """Step through the solver's line from the current position (nothing is played);
     opening it counts as a hint."""
-    if step is not None and not service.solution_known(db=db, game_id=game_id):
+    if step is not None and not service.solution_known(db=db, solvers=solvers, game_id=game_id):
         request.app.state.throttle.check(request, player, "search")  # a step that searches
-    game, verdict, entries, positions = service.solution_steps(
-        db=db, game_id=game_id, counted=step is None
-    )
-    return _steps_page(request, game, entries, positions, step, solution_verdict=verdict)
+    line = service.solution(db=db, solvers=solvers, game_id=game_id, counted=step is None)
+    return _steps_page(request, line.game, line.entries, line.positions, step, line.answer.verdict)
 
 
 @router.get("/{game_id}/position", name="game_position")

@@ -2,51 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Final
-
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app import service, transfers
-from app.games import GAMES
+from app import transfers
 from app.i18n import gettext as _
 from app.web.deps import DatabaseDep
 from app.web.pages import render
 from app.web.players import PlayerDep, see_other
 
 router = APIRouter()
-
-MAX_PAGE: Final = 1_000_000
-"""Beyond any real list; a larger page number is refused (422), not sent to the database."""
-
-
-@router.get("/games", name="my_games")
-def my_games(
-    request: Request,
-    db: DatabaseDep,
-    player: PlayerDep,
-    game: str = "",
-    status: str = "",
-    page: Annotated[int, Query(le=MAX_PAGE)] = 1,
-) -> Response:
-    kind = game if game in GAMES else None
-    wanted = status if status in service.STATUSES else None
-    listing = (
-        service.my_games(db=db, player_id=player, kind=kind, status=wanted, page=page)
-        if player
-        else None
-    )
-    return render(
-        request,
-        "my_games.html",
-        listing=listing,
-        kinds=GAMES,
-        kind=kind or "",
-        status=wanted or "",
-        statuses=service.STATUSES,
-        transfer_open=transfers.open_link(db=db, player_id=player) if player else None,
-        transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
-    )
 
 
 @router.post("/players/transfer", name="make_transfer")

@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Final
-
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
+from app.games import KINDS
 from app.i18n import gettext as _
 from app.web.pages import render
 
 router = APIRouter()
 
-KINDS: Final = ("montana", "freecell")
-"""The games with a rules page, as the home page lists them."""
-
 
 @router.get("/rules", name="rules_index")
 def rules_index(request: Request) -> Response:
-    return render(request, "rules/index.html", kinds=KINDS)
+    return render(request, "rules/index.html", kinds=list(KINDS))
 
 
 @router.get("/rules/{kind}", name="rules_page")
 def rules_page(request: Request, kind: str) -> Response:
     if kind not in KINDS:
         raise HTTPException(status_code=404, detail=_("There is no such game."))
-    return render(request, f"rules/{kind}.html")
+    return render(request, f"{kind}/rules.html")  # every game has its rules page

@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
 from app import stats
+from app.games import KINDS
 from app.service import utcnow
 from app.web import charts
 from app.web.deps import DatabaseDep
@@ -27,6 +28,7 @@ def stats_page(
         request,
         "stats.html",
         groups=stats.GROUPS,
+        kinds=list(KINDS),
         group=group,
         mine=mine,
         has_player=bool(player),

@@ -15,8 +15,12 @@ default: a hint never waits behind a verdict's long search), and:
 - **answers are kept per position**, in memory bounded in bytes (least recently used out),
   so a verdict can be shown again without searching (:meth:`SolverPool.known`).
 
-Montana's resumable hint searches live in the worker process (:mod:`app.solve.hint`),
-which lets go of them when it grows past ``WORKER_MAX_BYTES``.
+What a game's searches keep between asks (a resumable round search, the lines it proved)
+lives in the worker process, one memory per game (``GameKind.searches``), which lets go of
+it when the worker grows past ``WORKER_MAX_BYTES``.
+
+The pool is made with the app (``app.state.solvers``) and handed to the service's calls:
+nothing here is a module global of the serving process.
 """
 
 from __future__ import annotations
@@ -32,10 +36,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from app.games import rules_for
-from app.solve import Answer
+from app.games import KINDS, game_kind
+from app.rules.protocol import Answer, Searches
 
 Question = Literal["hint", "answer"]
+
+HINT_BUDGET_MS: Final = 900
+ANSWER_BUDGET_MS: Final = 15_000
 
 WORKERS: Final = 1
 QUEUE: Final = 4
@@ -116,7 +123,7 @@ class SolverPool:
                 executor = self._executors[job.question] = ProcessPoolExecutor(
                     self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_lower_priority,
+                    initializer=_start_worker,
                 )
             future: Future[object] = executor.submit(_work, job)
             self._running[job] = future
@@ -136,26 +143,40 @@ class SolverPool:
         return finished
 
 
-def _lower_priority() -> None:
-    """Searches yield the processor to the processes answering requests."""
+def _start_worker() -> None:
+    """Searches yield the processor to the processes answering requests; each game gets
+    its memory of searches in this worker."""
     os.nice(WORKER_NICENESS)
+    _WORKER.update({kind: game.searches() for kind, game in KINDS.items()})
+
+
+_WORKER: Final[dict[str, Searches]] = {}
+"""In a worker process only: each game's searches, made when the worker starts."""
 
 
 def _work(job: Job) -> object:
     """In the worker process: search, then let go of memory if it has grown too much."""
-    from app.solve import hint
-
-    position = rules_for(job.kind).parse(job.text)
-    result: object = hint.hint(position) if job.question == "hint" else hint.answer_for(position)
+    searches = _WORKER.get(job.kind) or _WORKER.setdefault(job.kind, game_kind(job.kind).searches())
+    position = game_kind(job.kind).rules.parse(job.text)
+    result: object = (
+        searches.hint(position, HINT_BUDGET_MS)
+        if job.question == "hint"
+        else searches.answer(position, ANSWER_BUDGET_MS)
+    )
     if _resident_bytes() > WORKER_MAX_BYTES:
-        hint.forget()
+        for memory in _WORKER.values():
+            memory.forget()
     return result
 
 
 def _keep(job: Job, result: object) -> bool:
-    # An unsure Montana hint is kept by the worker's resumable search instead: asking
-    # again must carry that search on, not repeat the first answer.
-    return job.question == "answer" or getattr(result, "sure", True) or job.kind != "montana"
+    # An unsure hint of a game that carries its search on (Montana) is kept by the
+    # worker's search instead: asking again must carry it on, not repeat the first answer.
+    return (
+        job.question == "answer"
+        or getattr(result, "sure", True)
+        or (game_kind(job.kind).keeps_unsure_hints)
+    )
 
 
 def _size(job: Job, result: object) -> int:
@@ -197,24 +218,6 @@ class _Sized:
                 self._bytes -= gone
 
 
-_pool: SolverPool | None = None
-_pool_lock = threading.Lock()
-
-
-def pool() -> SolverPool:
-    """The process's solver pool (its workers start on the first search)."""
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = SolverPool()
-        return _pool
-
-
-def configure(workers: int, queue: int) -> SolverPool:
-    """Replace the process's pool with one of this size (at start-up)."""
-    global _pool
-    with _pool_lock:
-        if _pool is not None:
-            _pool.close()
-        _pool = SolverPool(workers=workers, queue=queue, waiters=max(2 * queue, 2))
-        return _pool
+def sized(workers: int, queue: int) -> SolverPool:
+    """A pool of this size (the app makes one at start-up)."""
+    return SolverPool(workers=workers, queue=queue, waiters=max(2 * queue, 2))

@@ -1,167 +1,20 @@
-"""What a board shows, worked out from the engine so the templates only loop and format.
-
-Each cell of the Montana grid becomes a :class:`MontanaCell`: its card or gap, the words a
-screen reader says, and what clicking it does (a move to post, a link that marks the 2s
-that may fill a column-1 gap, or nothing).
+"""What FreeCell's table shows, worked out from the engine so the templates only loop and
+format: each column, free cell and foundation with its cards, the words a screen reader
+says, and what a click, a double-click or a right-click does.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 from app.games.freecell.rules import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
-from app.games.montana.rules import (
-    COLUMNS,
-    ROWS,
-    MontanaMove,
-    MontanaPosition,
-    cell_name,
-    parse_cell,
-)
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
-from app.rules.protocol import IllegalMoveError, InvalidMoveError
-from app.web.words import card_name, suit_name
+from app.rules.protocol import IllegalMoveError, InvalidMoveError, Position
+from app.words import card_name, suit_name
 
 FOUNDATION_SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
 """The foundations' order on screen, left to right."""
-
-CellState = Literal["in-place", "movable", "candidate", "idle", "open", "choose", "dead", "picked"]
-
-
-@dataclass(frozen=True, slots=True)
-class MontanaCell:
-    name: str
-    card: Card | None
-    state: CellState
-    label: str
-    action: str | None = None
-    """The move a click posts (``'8C B7'``)."""
-    pick: str | None = None
-    """A column-1 gap with several 2s that fit: clicking marks them (``?pick=B1``)."""
-    wants: str | None = None
-    """For a gap: the card that fits it, shown faint inside it."""
-    tip: str = ""
-    """For a gap: its tooltip, naming the cell as hints and coordinates do (``Gap B9``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class MontanaBoard:
-    rows: tuple[tuple[MontanaCell, ...], ...]
-    has_moves: bool
-    can_redeal: bool
-    redeals_left: int
-    picked: str | None
-
-
-def picked_gap(position: MontanaPosition, pick: str | None) -> int | None:
-    """The column-1 gap the player is choosing a 2 for, if ``pick`` names one."""
-    if not pick:
-        return None
-    try:
-        cell = parse_cell(pick)
-    except InvalidMoveError:
-        return None
-    if position.cells[cell] is not None or len(position.moves_to(cell)) < 2:
-        return None
-    return cell
-
-
-def montana_board(
-    position: MontanaPosition, *, playable: bool = True, pick: str | None = None
-) -> MontanaBoard:
-    """The board as the player sees it; ``playable`` False draws it for looking only."""
-    picked = picked_gap(position, pick) if playable else None
-    candidates = {}
-    if picked is not None:
-        candidates = {move.card: move for move in position.moves_to(picked)}
-    first_move: dict[Card, MontanaMove] = {}
-    if playable:
-        for move in position.legal_moves():
-            first_move.setdefault(move.card, move)
-    cells = []
-    for index, card in enumerate(position.cells):
-        name = cell_name(index)
-        if card is None:
-            cells.append(_gap(position, index, name, playable, picked))
-            continue
-        # A board to play says where each card is; a replay's board is looked at only.
-        where = card_name(card)
-        if playable:
-            where = _("%(card)s, row %(row)s, column %(col)s") % {
-                "card": where,
-                "row": name[0],
-                "col": name[1:],
-            }
-        if card in candidates:
-            label = _("%(card)s: put it in %(cell)s") % {"card": where, "cell": name_of(picked)}
-            cells.append(MontanaCell(name, card, "candidate", label, candidates[card].notation))
-        elif position.in_place(index):
-            cells.append(
-                MontanaCell(name, card, "in-place", _("%(card)s, in place") % {"card": where})
-            )
-        elif card in first_move:
-            move = first_move[card]
-            label = _("%(card)s: move to %(cell)s") % {"card": where, "cell": cell_name(move.cell)}
-            cells.append(MontanaCell(name, card, "movable", label, move.notation))
-        else:
-            cells.append(MontanaCell(name, card, "idle", where))
-    rows = tuple(tuple(cells[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS))
-    return MontanaBoard(
-        rows=rows,
-        has_moves=position.has_moves(),
-        can_redeal=position.can_redeal(),
-        redeals_left=position.redeals_left,
-        picked=name_of(picked) if picked is not None else None,
-    )
-
-
-def name_of(cell: int | None) -> str:
-    return "" if cell is None else cell_name(cell)
-
-
-def _gap(
-    position: MontanaPosition, index: int, name: str, playable: bool, picked: int | None
-) -> MontanaCell:
-    moves = position.moves_to(index)
-    place = {"row": name[0], "col": name[1:]}
-    if index % COLUMNS == 0:
-        if index == picked:
-            label = _("gap, row %(row)s, column %(col)s: choose a 2") % place
-            tip = _("Gap %(cell)s: choose a 2") % {"cell": name}
-            return MontanaCell(name, None, "picked", label, wants="2", tip=tip)
-        if len(moves) == 1 or not playable:
-            move = moves[0]
-            label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
-                **place,
-                "card": card_name(move.card),
-            }
-            action = move.notation if playable else None
-            tip = _("Gap %(cell)s: wants %(card)s") % {"cell": name, "card": card_name(move.card)}
-            return MontanaCell(name, None, "open", label, action, wants=move.card.symbol, tip=tip)
-        label = _("gap, row %(row)s, column %(col)s: wants a 2") % place
-        tip = _("Gap %(cell)s: wants a 2") % {"cell": name}
-        return MontanaCell(name, None, "choose", label, pick=name, wants="2", tip=tip)
-    wanted = position.wanted(index)
-    if wanted is None:
-        if position.cells[index - 1] is not None:
-            label = _("gap, row %(row)s, column %(col)s: dead, after a king") % place
-            tip = _("Gap %(cell)s: dead, after a king") % {"cell": name}
-        else:
-            label = _("gap, row %(row)s, column %(col)s: dead, after a gap") % place
-            tip = _("Gap %(cell)s: dead, after a gap") % {"cell": name}
-        return MontanaCell(name, None, "dead", label, tip=tip)
-    label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
-        **place,
-        "card": card_name(wanted),
-    }
-    action = moves[0].notation if playable else None
-    tip = _("Gap %(cell)s: wants %(card)s") % {"cell": name, "card": card_name(wanted)}
-    return MontanaCell(name, None, "open", label, action, wants=wanted.symbol, tip=tip)
-
-
-# -- FreeCell ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,14 +115,11 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         return None
 
 
-def freecell_board(
-    position: FreeCellPosition,
-    *,
-    playable: bool = True,
-    pick: str | None = None,
-    auto_moves: bool = True,
+def board(
+    position: Position, *, playable: bool = True, pick: str | None = None, auto_moves: bool = True
 ) -> FreeCellBoard:
     """The table as the player sees it; ``playable`` False draws it for looking only."""
+    assert isinstance(position, FreeCellPosition)
     selection = parse_selection(position, pick) if playable else None
 
     def action_to(target: str) -> str | None:
@@ -397,3 +247,23 @@ def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
         card = position.columns[COLUMN_NAMES.index(selection.source)][-selection.count]
     assert card is not None
     return card.symbol if selection.count == 1 else f"{selection.count} cards from {card.symbol}"
+
+
+def hinted_places(position: Position, notation: str) -> frozenset[str]:
+    """The places a hinted move joins: its source and its target (a foundation by suit)."""
+    assert isinstance(position, FreeCellPosition)
+    try:
+        move = position.parse_action(notation)
+    except ValueError:
+        return frozenset()
+    card = position.card_at(move.source)
+    target = card.suit if move.target == HOME and card else move.target
+    return frozenset({move.source, target})
+
+
+def moved_count(position: Position, action: str) -> int:
+    """How many cards ``action`` moves (a run moves several)."""
+    try:
+        return position.parse_action(action).count  # type: ignore[attr-defined, no-any-return]
+    except ValueError:
+        return 1

@@ -1,0 +1,76 @@
+"""FreeCell's hints and verdicts, as one solver process keeps them.
+
+A hint never plays itself: it is the first move of a winning line found within its budget,
+or, when the budget runs out first, the move after which the position looks best. Answers
+are kept per position, so asking again costs nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Final
+
+from app.games.freecell import solver
+from app.games.freecell.rules import FreeCellPosition, parse
+from app.rules.protocol import Answer, Hint, Position
+
+QUICK_SECONDS: Final = 3.0
+"""At most this long looking for a line with supermoves before trying for a proof."""
+KEPT: Final = 1024
+
+
+class FreeCellSearches:
+    """Every FreeCell answer and hint this process found, kept per position."""
+
+    def __init__(self) -> None:
+        self._answer = lru_cache(maxsize=KEPT)(self._solve)
+        self._hint = lru_cache(maxsize=KEPT)(self._search_hint)
+
+    def answer(self, position: Position, budget_ms: int) -> Answer:
+        return self._answer(position.to_text(), budget_ms)
+
+    def hint(self, position: Position, budget_ms: int) -> Hint:
+        return self._hint(position.to_text(), budget_ms)
+
+    def forget(self) -> None:
+        self._answer.cache_clear()
+        self._hint.cache_clear()
+
+    @staticmethod
+    def _solve(text: str, budget_ms: int) -> Answer:
+        return answer(parse(text), budget_ms)
+
+    @staticmethod
+    def _search_hint(text: str, budget_ms: int) -> Hint:
+        position = parse(text)
+        result = solver.solve(position, max_seconds=budget_ms / 1000)
+        if result.verdict == "solved" and result.moves:
+            return Hint(result.moves[0], True)
+        return Hint(best_move(position), False)
+
+
+def answer(position: FreeCellPosition, budget_ms: int) -> Answer:
+    """Solve ``position`` within about ``budget_ms`` milliseconds: most deals solve in
+    milliseconds with supermoves; a proof of the rest needs single-card moves and the time
+    left."""
+    seconds = budget_ms / 1000
+    began = time.perf_counter()
+    quick = solver.solve(position, max_seconds=min(seconds / 2, QUICK_SECONDS))
+    if quick.verdict == "solved":
+        return Answer("solved", quick.moves, quick.nodes, quick.seconds)
+    left = max(seconds - (time.perf_counter() - began), 0.01)
+    proof = solver.solve(position, max_seconds=left, atomic=True)
+    spent = time.perf_counter() - began
+    return Answer(proof.verdict, proof.moves, quick.nodes + proof.nodes, spent)
+
+
+def best_move(position: FreeCellPosition) -> str | None:
+    """The move after which the position looks best (the search's own measure)."""
+    best: tuple[int, str] | None = None
+    for move in position.legal_moves():
+        child = solver.from_position(position.play(move))
+        score = solver.heuristic(child)
+        if best is None or score < best[0]:
+            best = (score, move.notation)
+    return None if best is None else best[1]

@@ -1,0 +1,164 @@
+"""FreeCell in words, in the reader's language: its name, its moves, where a game stands,
+what "still winnable?" found, and the engine's refusals."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from app.games.freecell.rules import CELL_NAMES, HOME, FreeCellPosition
+from app.i18n import gettext as _
+from app.i18n import isolate, ngettext
+from app.rules.kind import Refusals
+from app.rules.protocol import Position, Verdict
+from app.words import count, fill
+
+
+def name() -> str:
+    return _("FreeCell")
+
+
+def variant_name(variant: str) -> str:
+    return {"standard": _("Standard")}.get(variant, variant)
+
+
+def place_name(name: str) -> str:
+    """``'home'``, ``'free cell a'`` or ``'column 3'``."""
+    if name == HOME:
+        return _("home")
+    if name in CELL_NAMES:
+        return _("free cell %(name)s") % {"name": isolate(name)}
+    return _("column %(name)s") % {"name": isolate(name)}
+
+
+def describe(kind: str, notation: str, before: Position, after: Position) -> str:
+    """Say what a move did: ``8♣ from column 3 to column 6``, ``3 cards from …``."""
+    assert isinstance(before, FreeCellPosition)
+    move = before.parse_action(notation)
+    card = before.card_at(move.source)
+    source, target = place_name(move.source), place_name(move.target)
+    if move.count > 1:
+        words = ngettext(
+            "%(num)s card from %(source)s to %(target)s",
+            "%(num)s cards from %(source)s to %(target)s",
+            move.count,
+        ) % {"num": isolate(move.count), "source": source, "target": target}
+    elif move.target == HOME:
+        words = _("%(card)s home from %(source)s") % {
+            "card": isolate(card.symbol) if card else _("a card"),
+            "source": source,
+        }
+    else:
+        words = _("%(card)s from %(source)s to %(target)s") % {
+            "card": isolate(card.symbol) if card else _("a card"),
+            "source": source,
+            "target": target,
+        }
+    return _("%(move)s (automatic)") % {"move": words} if kind == "auto" else words
+
+
+def standing(position: Position) -> str:
+    """Where a game in play stands: the cards left on the table."""
+    left = position.cards_left
+    return ngettext("%(num)s card left.", "%(num)s cards left.", left) % {"num": left}
+
+
+def unsure_hint(move: str) -> str:
+    """A hint whose search ran out of time."""
+    return _("Still thinking: the best move found so far is %(move)s.") % {"move": move}
+
+
+def verdict(position: Position, verdict: Verdict, length: int, searched: int) -> str:
+    """The answer to "can this game still be won?" in words."""
+    if verdict == "solved":
+        return _("Yes: this game can still be won (a winning line of %(num)s moves exists).") % {
+            "num": isolate(length)
+        }
+    if verdict == "unsolvable":
+        return _(
+            "No: this game can no longer be won (all %(searched)s positions reachable with "
+            "single-card moves were tried)."
+        ) % {"searched": isolate(f"{searched:,}")}
+    return _("Not sure: the search ran out of time before it found an answer.")
+
+
+def solution(verdict: Verdict) -> str:
+    """What the solver's line on the solution page is."""
+    if verdict == "solved":
+        return _("This line wins from the current position (nothing is played for you).")
+    if verdict == "unsolvable":
+        return _("No line wins from here.")
+    return _("No winning line was found in time.")
+
+
+REFUSALS: Final[Refusals] = {
+    "freecell.not_a_move": lambda p: fill(
+        _("%(text)s is not a FreeCell move (for example 3a, a5, 3h, 36)."), p
+    ),
+    "freecell.not_a_place": lambda p: fill(
+        _("%(text)s is not a column or a free cell (columns 1 to 8, free cells a to d)."), p
+    ),
+    "freecell.same_place": lambda p: _("A card cannot move to where it already is."),
+    "freecell.cell_to_cell": lambda p: _("A card cannot move from one free cell to another."),
+    "freecell.no_cards": lambda p: _("A move carries at least one card."),
+    "freecell.several_only_columns": lambda p: _(
+        "Only a move from one column to another can carry several cards."
+    ),
+    "freecell.empty_column": lambda p: fill(_("Column %(column)s is empty."), p),
+    "freecell.empty_cell": lambda p: fill(_("Free cell %(cell)s is empty."), p),
+    "freecell.cell_full": lambda p: fill(_("Free cell %(cell)s is taken: %(card)s is there."), p),
+    "freecell.not_home_yet": lambda p: fill(
+        _("%(card)s cannot go home yet: its foundation takes %(wanted)s next."), p
+    ),
+    "freecell.king_to_empty": lambda p: fill(
+        _("%(card)s cannot go on %(onto)s: a King moves only into an empty column."), p
+    ),
+    "freecell.nothing_on_ace": lambda p: fill(
+        _("Nothing goes on an Ace: %(onto)s can go home."), p
+    ),
+    "freecell.wants": lambda p: fill(
+        _("%(card)s cannot go on %(onto)s: only %(first)s or %(second)s goes there."), p
+    ),
+    "freecell.run_does_not_fit": lambda p: fill(
+        _("No card of column %(column)s's run %(run)s goes on %(onto)s."), p
+    ),
+    "freecell.count_does_not_fit": lambda p: fill(
+        ngettext(
+            "Only the run of %(fitting)s card from %(card)s fits on %(onto)s.",
+            "Only the run of %(fitting)s cards from %(card)s fits on %(onto)s.",
+            count(p, "fitting"),
+        ),
+        p,
+    ),
+    "freecell.run_too_short": lambda p: fill(
+        ngettext(
+            "Column %(column)s's run is %(run)s card long: %(count)s cards cannot move together.",
+            "Column %(column)s's run is %(run)s cards long: %(count)s cards cannot move together.",
+            count(p, "run"),
+        ),
+        p,
+    ),
+    "freecell.run_too_long": lambda p: fill(
+        ngettext(
+            "A run of %(count)s cards cannot move onto column %(column)s: with "
+            "%(free_cells)s empty free cells and %(empty_columns)s empty columns, "
+            "at most %(limit)s card moves at once.",
+            "A run of %(count)s cards cannot move onto column %(column)s: with "
+            "%(free_cells)s empty free cells and %(empty_columns)s empty columns, "
+            "at most %(limit)s cards move at once.",
+            count(p, "limit"),
+        ),
+        p,
+    ),
+    "freecell.run_too_long_empty": lambda p: fill(
+        ngettext(
+            "A run of %(count)s cards cannot move into empty column %(column)s: with "
+            "%(free_cells)s empty free cells and %(empty_columns)s other empty columns, "
+            "at most %(limit)s card moves at once.",
+            "A run of %(count)s cards cannot move into empty column %(column)s: with "
+            "%(free_cells)s empty free cells and %(empty_columns)s other empty columns, "
+            "at most %(limit)s cards move at once.",
+            count(p, "limit"),
+        ),
+        p,
+    ),
+}

@@ -1,0 +1,122 @@
+"""Montana's hints and verdicts, as one solver process keeps them.
+
+A hint never plays itself. When the round's search finishes in time the move starts the
+line that ends the round with the most cards in place (the clearing line when there is
+one); when the budget runs out first the hint says so, offers the best move found so far,
+and keeps the search to carry on: under the position its move leads to (the player played
+it) and where it was asked (the player asks again).
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from typing import Final
+
+from app.games.montana import solver
+from app.games.montana.rules import MontanaPosition, parse
+from app.rules.protocol import Answer, Hint, Position, Verdict
+from app.solve.recent import Recent
+
+LINES_KEPT: Final = 50_000
+"""Positions remembered from finished searches (a round's line is ~100 moves)."""
+SEARCHES_KEPT: Final = 2
+"""Unfinished searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
+ANSWERS_KEPT: Final = 1024
+
+VERDICTS: Final[dict[str, Verdict]] = {
+    "clearable": "solved",
+    "blocked": "unsolvable",
+    "unknown": "unknown",
+}
+
+
+class MontanaSearches:
+    """Every search a Montana hint or verdict made in this process, kept to reuse."""
+
+    def __init__(self) -> None:
+        self.lines = Recent[Hint](LINES_KEPT)
+        """Every position along a line a finished search proved best: from each, the rest
+        of the line is still the best there is, so following the hint costs one search a
+        round."""
+        self.searches = Recent[solver.RoundSearch](SEARCHES_KEPT)
+        """Searches still going, each under the position its suggested move leads to."""
+        self.asked = Recent[str](SEARCHES_KEPT)
+        """Where a hint left its unfinished search waiting, by the position it was asked
+        at: asking again without moving carries the same search on."""
+        self._answer = lru_cache(maxsize=ANSWERS_KEPT)(self._search)
+
+    def answer(self, position: Position, budget_ms: int) -> Answer:
+        """Can this round be cleared without another redeal? The line is the best found."""
+        return self._answer(position.to_text(), budget_ms)
+
+    def _search(self, text: str, budget_ms: int) -> Answer:
+        position = parse(text)
+        result = solver.search(position, max_seconds=budget_ms / 1000)
+        verdict = VERDICTS[result.verdict]
+        if verdict != "unknown" and result.moves:
+            self._remember_line(position, result.moves)
+        return Answer(verdict, result.moves, result.nodes, result.seconds)
+
+    def hint(self, position: Position, budget_ms: int) -> Hint:
+        """From a proved line, else from a search of the round (carried on if still going)."""
+        assert isinstance(position, MontanaPosition)
+        began = time.perf_counter()
+        text = position.to_text()
+        known = self.lines.get(text)
+        if known is not None:
+            return known
+        search = self.searches.pop(text)
+        if search is not None:
+            search.advance()  # the player played the move it suggested: carry on below it
+        else:
+            search = self._asked_before(position, text)  # asked again here: carry on
+        self.searches.trim(SEARCHES_KEPT - 1)  # room for this one, made within the budget
+        if search is None or search.nodes >= solver.HINT_MAX_NODES:
+            # A search that has had its share starts over. Letting go of the old one's keys
+            # takes ~0.1 s for 2.5 million: that time comes out of this hint's budget.
+            search = solver.RoundSearch(position)
+        seconds = budget_ms / 1000 - (time.perf_counter() - began)
+        left = solver.HINT_MAX_NODES - search.nodes
+        result = search.run(max_seconds=seconds, max_nodes=left)
+        if result.verdict == "unknown" and result.moves:
+            first = result.moves[0]
+            after = position.play(position.parse_action(first)).to_text()
+            self.searches.put([(after, search)])
+            self.asked.put([(text, after)])
+            return Hint(first, False)
+        # A finished search: sure, unless it carried on from positions it had let go of.
+        sure = result.verdict == "clearable" or (
+            result.verdict == "blocked" and not search.advanced
+        )
+        if result.moves:
+            if sure:
+                self._remember_line(position, result.moves)
+            return Hint(result.moves[0], sure)
+        if position.can_redeal():
+            return Hint("redeal", sure)
+        legal = position.legal_moves()
+        return Hint(legal[0].notation if legal else None, sure)
+
+    def forget(self) -> None:
+        self._answer.cache_clear()
+        self.lines.trim(0)
+        self.searches.trim(0)
+        self.asked.trim(0)
+
+    def _asked_before(self, position: MontanaPosition, text: str) -> solver.RoundSearch | None:
+        """The unfinished search a hint here left waiting, if it is still waiting unmoved."""
+        after = self.asked.get(text)
+        if after is None:
+            return None
+        waiting = self.searches.get(after)
+        if waiting is None or waiting.root_key != solver.key_of(solver.board_of(position)):
+            return None  # let go of, or moved on along its move since
+        return self.searches.pop(after)
+
+    def _remember_line(self, position: MontanaPosition, line: tuple[str, ...]) -> None:
+        learned = []
+        for move in line:
+            learned.append((position.to_text(), Hint(move, True)))
+            position = position.play(position.parse_action(move))
+        self.lines.put(learned)

@@ -1,0 +1,104 @@
+"""Montana in words, in the reader's language: its name, its moves, where a game stands,
+what "still winnable?" found, and the engine's refusals."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from app.games.montana.rules import MontanaMove, MontanaPosition, cell_name
+from app.i18n import gettext as _
+from app.i18n import isolate, ngettext
+from app.rules.kind import Refusals
+from app.rules.protocol import Position, Verdict
+from app.words import fill
+
+
+def name() -> str:
+    return _("Montana")
+
+
+def variant_name(variant: str) -> str:
+    return {"expert": _("Expert"), "easy": _("Easy")}.get(variant, variant)
+
+
+def describe(kind: str, notation: str, before: Position, after: Position) -> str:
+    """Say what a move or redeal did: ``8♣ to B7``, ``redeal 1 of 2``."""
+    assert isinstance(before, MontanaPosition) and isinstance(after, MontanaPosition)
+    action = before.parse_action(notation)
+    if isinstance(action, MontanaMove):
+        return _("%(card)s to %(cell)s") % {
+            "card": isolate(action.card.symbol),
+            "cell": isolate(cell_name(action.cell)),
+        }
+    total = after.redeals_done + after.redeals_left
+    return _("redeal %(num)s of %(total)s") % {
+        "num": isolate(after.redeals_done),
+        "total": isolate(total),
+    }
+
+
+def standing(position: Position) -> str:
+    """Where a game in play stands: its score."""
+    score = position.score or 0
+    return ngettext("%(num)s card in place.", "%(num)s cards in place.", score) % {"num": score}
+
+
+def unsure_hint(move: str) -> str:
+    """A hint whose search ran out of time (it waits to be carried on)."""
+    return _("Still thinking: the best move found so far is %(move)s. Ask again to think on.") % {
+        "move": move
+    }
+
+
+def verdict(position: Position, verdict: Verdict, length: int, searched: int) -> str:
+    """The answer to "can this round still be cleared?" in words."""
+    if verdict == "solved":
+        return _("Yes: this round can be cleared without another redeal (%(num)s moves).") % {
+            "num": isolate(length)
+        }
+    if verdict != "unsolvable":
+        return _("Not sure: the search ran out of time before it found an answer.")
+    tried = isolate(f"{searched:,}")
+    left = position.redeals_left if isinstance(position, MontanaPosition) else 0
+    if left:
+        return ngettext(
+            "Not this round: it cannot be cleared without a redeal (all %(searched)s "
+            "positions it can reach were tried). The game goes on: %(num)s redeal left.",
+            "Not this round: it cannot be cleared without a redeal (all %(searched)s "
+            "positions it can reach were tried). The game goes on: %(num)s redeals left.",
+            left,
+        ) % {"num": left, "searched": tried}
+    return _(
+        "No: this last round cannot be cleared (all %(searched)s positions it can reach "
+        "were tried) and no redeal is left."
+    ) % {"searched": tried}
+
+
+def solution(verdict: Verdict) -> str:
+    """What the solver's line on the solution page is."""
+    if verdict == "solved":
+        return _("This line clears the round without another redeal.")
+    if verdict == "unsolvable":
+        return _("This round cannot be cleared: this line puts the most cards in place.")
+    return _("The search ran out of time: this is the best line it found.")
+
+
+REFUSALS: Final[Refusals] = {
+    "montana.not_a_move": lambda p: fill(
+        _("%(text)s is not a Montana move (for example 8C B7)."), p
+    ),
+    "montana.not_a_cell": lambda p: fill(_("%(text)s is not a cell (cells are A1 to D13)."), p),
+    "montana.no_aces": lambda p: _("Aces take no part in Montana."),
+    "montana.not_a_gap": lambda p: fill(_("%(cell)s is not a gap: %(card)s is there."), p),
+    "montana.only_a_two": lambda p: fill(_("Only a 2 may go to column 1, not %(card)s."), p),
+    "montana.already_first": lambda p: fill(_("%(card)s is already in column 1."), p),
+    "montana.dead_after_gap": lambda p: fill(
+        _("%(cell)s is dead until the gap to its left is filled."), p
+    ),
+    "montana.dead_after_king": lambda p: fill(_("%(cell)s is dead: nothing goes after a King."), p),
+    "montana.wrong_card": lambda p: fill(
+        _("%(card)s does not fit %(cell)s: only %(wanted)s follows %(left)s there."), p
+    ),
+    "montana.won": lambda p: _("The game is won: there is nothing to redeal."),
+    "montana.no_redeals": lambda p: _("No redeals are left."),
+}

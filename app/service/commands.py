@@ -1,0 +1,49 @@
+"""What a player can ask of a game, parsed once from the text a form posts.
+
+>>> parse("  UNDO "), parse("resign"), parse("all-home"), parse("8C  B7")
+(Undo(), Resign(), AllHome(), Play(text='8C B7'))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last move or redeal in force, with the automatic moves after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """Give the game up: final."""
+
+
+@dataclass(frozen=True, slots=True)
+class AllHome:
+    """Send every card that can go home there (right-click on the table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A move or other action of the game, in its notation (the engine reads it)."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class CountHint:
+    """The player was shown a hint or a solution: the game counts the help (no ply)."""
+
+
+Command = Undo | Resign | AllHome | Play | CountHint
+
+ALL_HOME: Final = "all-home"
+_WORDS: Final[dict[str, Command]] = {"undo": Undo(), "resign": Resign(), ALL_HOME: AllHome()}
+
+
+def parse(text: str) -> Command:
+    """The command a posted ``action`` names (its spaces normalised)."""
+    words = " ".join(text.split())
+    return _WORDS.get(words.lower()) or Play(words)

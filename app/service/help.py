@@ -1,0 +1,100 @@
+"""Help from the solvers: a hint, "still winnable?", and the solver's line to look at.
+
+Searches run in the solver pool's processes (:mod:`app.service.solvers`), never here; a
+hint or a solution seen is counted through :func:`app.service.play.apply`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from app.rules.protocol import Answer, Hint, Position
+from app.service.commands import CountHint
+from app.service.model import Game, GameOver, HistoryEntry
+from app.service.play import apply
+from app.service.records import load
+from app.service.solvers import Job, SolverBusy, SolverPool
+from app.store import Database
+
+HINT_WAIT: Final = 2.5
+"""Seconds a hint waits for the solver (its search takes 0.9 s once it runs)."""
+CHECK_WAIT: Final = 1.0
+"""Seconds "Still winnable?" waits before answering with what is known so far."""
+SOLUTION_WAIT: Final = 3.0
+
+
+def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Hint]:
+    """The move to play next (never played for the player); the game counts the hint.
+
+    Raises :class:`SolverBusy` when the solver cannot answer in time (nothing counted)."""
+    game = load(db=db, game_id=game_id)
+    if game.is_over:
+        raise GameOver("the game is over: there is nothing to hint", "game.over")
+    suggestion = solvers.ask(_job("hint", game), HINT_WAIT)
+    if not isinstance(suggestion, Hint):
+        raise SolverBusy
+    return _counted(db, game), suggestion
+
+
+def winnable(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Answer | None]:
+    """Can the game still be won from here? (Montana: can this round be cleared?)
+
+    Answers within about a second: None while the search goes on in the solver's process
+    (asking again later gets its answer)."""
+    game = load(db=db, game_id=game_id)
+    result = solvers.ask(_job("answer", game), CHECK_WAIT)
+    return game, result if isinstance(result, Answer) else None
+
+
+def known_answer(solvers: SolverPool, game: Game) -> Answer | None:
+    """The answer already found for the game's current position, or None; never searches
+    (a player coming back to a position sees its verdict again)."""
+    result = solvers.known(_job("answer", game))
+    return result if isinstance(result, Answer) else None
+
+
+def solution_known(*, db: Database, solvers: SolverPool, game_id: str) -> bool:
+    """Whether the solver's line from the game's position is at hand (no search needed)."""
+    return solvers.known(_job("answer", load(db=db, game_id=game_id))) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The solver's line from a game's position, as steps to look at (nothing is played):
+    its answer, the moves, and the position before the first and after each move."""
+
+    game: Game
+    answer: Answer
+    entries: list[HistoryEntry]
+    positions: list[Position]
+
+
+def solution(*, db: Database, solvers: SolverPool, game_id: str, counted: bool = True) -> Solution:
+    """The solver's line from the current position.
+
+    Seeing a solution is help: the game counts it as a hint (``counted``: once per
+    opening; a game is always marked as helped once a solution was seen)."""
+    game = load(db=db, game_id=game_id)
+    result = solvers.ask(_job("answer", game), SOLUTION_WAIT)
+    if not isinstance(result, Answer):
+        raise SolverBusy
+    if result.moves and not game.is_over and (counted or not game.hints_used):
+        game = _counted(db, game)
+    positions = [game.position]
+    for notation in result.moves:
+        positions.append(positions[-1].play(positions[-1].parse_action(notation)))
+    entries = [
+        HistoryEntry(ply, "move", notation, game.last_action_at)
+        for ply, notation in enumerate(result.moves, start=1)
+    ]
+    return Solution(game, result, entries, positions)
+
+
+def _counted(db: Database, game: Game) -> Game:
+    counted = apply(db=db, game_id=game.id, action=CountHint(), version=None).game
+    return counted
+
+
+def _job(question: Literal["hint", "answer"], game: Game) -> Job:
+    return Job(question, game.kind, game.position.to_text())

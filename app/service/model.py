@@ -1,0 +1,181 @@
+"""What the service hands up: a game as plain values, its history entries, and the reasons
+an action changes nothing."""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final
+
+from app.games import game_kind
+from app.rules.kind import GameKind
+from app.rules.protocol import IllegalMoveError, Position, RuleError, Rules
+from app.store import Session, queries
+from app.store.models import GameRecord
+from app.store.queries import AnyRow
+
+GAME_ID_BYTES: Final = 18
+"""144 random bits, 24 URL-safe characters."""
+GAME_ID_PATTERN: Final = "[A-Za-z0-9_-]{1,64}"
+"""Every game id has this shape (the routes and the service both check it)."""
+GAME_ID_SHAPE: Final = re.compile(GAME_ID_PATTERN)
+IDLE_CAP: Final = timedelta(seconds=60)
+"""Play time counts the gaps between actions, each at most this long: time spent away
+from the game (a closed tab, a coffee) does not count. The page's running clock gets it
+from the page (``data-idle-cap-ms``)."""
+
+
+class GameNotFound(LookupError):
+    """No game has this id."""
+
+
+class UnknownGameKind(RuleError):
+    """A kind, variant or deal number the site does not offer (a code the web words)."""
+
+
+class GameOver(IllegalMoveError):
+    """The game is won or given up: nothing more can be played."""
+
+
+class StaleVersion(Exception):
+    """The player acted on a position that is no longer the current one."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(f"game {game.id[:6]}… is at version {game.version}")
+        self.game = game
+
+
+@dataclass(frozen=True, slots=True)
+class Game:
+    """A game as the pages see it: plain values and the engine's position."""
+
+    id: str
+    player_id: str
+    kind: str
+    variant: str
+    deal: int
+    status: str
+    resigned: bool
+    version: int
+    position: Position
+    score: int | None
+    cards_left: int
+    moves_count: int
+    play_ms: int
+    hints_used: int
+    created_at: datetime
+    last_action_at: datetime
+    finished_at: datetime | None
+
+    @property
+    def game(self) -> GameKind:
+        """The game this is (its rules, view and words), from the registry."""
+        return game_kind(self.kind)
+
+    @property
+    def rules(self) -> Rules:
+        return self.game.rules
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != "playing"
+
+    @property
+    def is_final(self) -> bool:
+        """Won or given up: no action is left, not even undo."""
+        return self.status == "won" or self.resigned
+
+    @property
+    def can_undo(self) -> bool:
+        return not self.is_final and self.moves_count > 0
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    ply: int
+    kind: str
+    notation: str
+    created_at: datetime
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def get_record(session: Session, game_id: str) -> GameRecord:
+    # An id of any other shape names no game: answer so without asking the database.
+    record = queries.game(session, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
+    if record is None:
+        raise GameNotFound("no game at this address")
+    return record
+
+
+def get_row(session: Session, game_id: str) -> AnyRow:
+    row = queries.game_row(session, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
+    if row is None:
+        raise GameNotFound("no game at this address")
+    return row
+
+
+@functools.lru_cache(maxsize=4096)
+def position_of(kind: str, text: str) -> Position:
+    """Positions are immutable values: the position of a game in play is parsed once, not
+    at every request (parsing a Montana grid costs about 0.3 ms)."""
+    return game_kind(kind).rules.parse(text)
+
+
+GAME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Game)) - {"position"}
+
+
+def view(
+    record: GameRecord | AnyRow,
+    position: Position | None = None,
+    changes: dict[str, object] | None = None,
+) -> Game:
+    """The game as the pages see it; ``changes`` are column values just stored."""
+    game = Game(
+        id=record.id,
+        player_id=record.player_id,
+        kind=record.kind,
+        variant=record.variant,
+        deal=record.deal,
+        status=record.status,
+        resigned=record.resigned,
+        version=record.version,
+        position=position or position_of(record.kind, record.position),
+        score=record.score,
+        cards_left=record.cards_left,
+        moves_count=record.moves_count,
+        play_ms=record.play_ms,
+        hints_used=record.hints_used,
+        created_at=record.created_at,
+        last_action_at=record.last_action_at,
+        finished_at=record.finished_at,
+    )
+    if changes:
+        fields: dict[str, Any] = {k: v for k, v in changes.items() if k in GAME_FIELDS}
+        game = dataclasses.replace(game, **fields)
+    return game
+
+
+def outcome_values(
+    position: Position, resigned: bool, finished_at: datetime | None, now: datetime
+) -> dict[str, object]:
+    """The game row's columns that follow from its position."""
+    status: str
+    if position.is_won():
+        status = "won"
+    elif resigned or position.is_lost():
+        status = "lost"
+    else:
+        status = "playing"
+    return {
+        "status": status,
+        "position": position.to_text(),
+        "score": position.score,
+        "cards_left": position.cards_left,
+        "finished_at": None if status == "playing" else finished_at or now,
+    }

@@ -1,0 +1,324 @@
+"""The one place that changes a game: starting, acting, restarting.
+
+Every change runs in one write transaction: load the game, check the version the player
+saw, let the engine apply the command, append the history rows and update the game with a
+compare-and-set on its version. A game never changes outside :func:`apply`: a hint
+counted (:class:`~app.service.commands.CountHint`) and a restart go through it too.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Final, TypeVar
+
+from app.games import game_kind
+from app.rules.history import Entry, effective, entry, replay
+from app.rules.protocol import HasFoundations, IllegalMoveError, InvalidMoveError, Position
+from app.service.commands import AllHome, Command, CountHint, Play, Resign, Undo, parse
+from app.service.model import (
+    GAME_ID_BYTES,
+    IDLE_CAP,
+    Game,
+    GameOver,
+    StaleVersion,
+    UnknownGameKind,
+    get_row,
+    outcome_values,
+    position_of,
+    utcnow,
+    view,
+)
+from app.service.players import wants_auto_moves
+from app.store import Conflict, Database, Session, queries
+from app.store.models import GameRecord
+from app.store.queries import AnyRow
+
+MAX_AUTO_MOVES: Final = 52
+T = TypeVar("T")
+
+
+def start(
+    *,
+    db: Database,
+    player_id: str,
+    kind: str,
+    variant: str | None = None,
+    deal: int | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Deal a new game for ``player_id``; a random deal when ``deal`` is None."""
+    record, position = _new_record(player_id, kind, variant, deal, now or utcnow())
+    with db.write() as session:
+        session.add(record)
+    return view(record, position)
+
+
+def restart(
+    *, db: Database, game_id: str, version: int, player_id: str, now: datetime | None = None
+) -> Game:
+    """Give up the game (if still in play) and deal the same deal again, from the start:
+    one transaction, so a restart is never half done."""
+    now = now or utcnow()
+
+    def work(session: Session) -> Game:
+        row = get_row(session, game_id)
+        if row.status == "playing":
+            _store(session, game_id, Resign(), version, None, now)
+        record, position = _new_record(player_id, row.kind, row.variant, row.deal, now)
+        session.add(record)
+        return view(record, position)
+
+    return _transact(db, game_id, work)
+
+
+@dataclass(frozen=True, slots=True)
+class Acted:
+    """A command applied: the position it was made on, the game after it, and whether the
+    acting player has automatic moves on (read in the same transaction, so the answer's
+    page needs no second trip to the database)."""
+
+    before: Position
+    game: Game
+    auto_moves: bool
+
+
+def act(
+    *,
+    db: Database,
+    game_id: str,
+    action: str | Command,
+    version: int | None,
+    player_id: str | None = None,
+    now: datetime | None = None,
+) -> Game:
+    """Apply ``action`` (a command, or the text of one: a move in notation, ``undo``,
+    ``resign``, ``all-home``) made on ``version``.
+
+    Automatic moves follow a move unless the acting player (``player_id``) turned them off.
+
+    Raises :class:`GameNotFound`, :class:`StaleVersion`, :class:`GameOver`, or the engine's
+    ``InvalidMoveError`` / ``IllegalMoveError``; nothing is stored then.
+    """
+    return apply(
+        db=db, game_id=game_id, action=action, version=version, player_id=player_id, now=now
+    ).game
+
+
+def apply(
+    *,
+    db: Database,
+    game_id: str,
+    action: str | Command,
+    version: int | None,
+    player_id: str | None = None,
+    now: datetime | None = None,
+) -> Acted:
+    """:func:`act`, also saying what the action was made on: one round trip for a move.
+
+    ``version`` None applies to whatever version is current (only :class:`CountHint`,
+    which adds no ply, may be applied so)."""
+    command = parse(action) if isinstance(action, str) else action
+    moment = now or utcnow()
+
+    def work(session: Session) -> Acted:
+        return _store(session, game_id, command, version, player_id, moment)
+
+    return _transact(db, game_id, work)
+
+
+def _transact(db: Database, game_id: str, work: Callable[[Session], T]) -> T:
+    try:
+        return db.transact(work)
+    except Conflict:
+        # Another request stored the same ply first (the unique key held the line).
+        with db.read() as session:
+            raise StaleVersion(view(get_row(session, game_id))) from None
+
+
+def _new_record(
+    player_id: str, kind: str, variant: str | None, deal: int | None, now: datetime
+) -> tuple[GameRecord, Position]:
+    try:
+        rules = game_kind(kind).rules
+    except KeyError:
+        raise UnknownGameKind(f"unknown game {kind!r}", "game.unknown", text=kind[:32]) from None
+    variant = variant or rules.default_variant
+    if variant not in rules.variants:
+        choices = ", ".join(rules.variants)
+        raise UnknownGameKind(
+            f"{rules.name} has no variant {variant!r} (choose {choices})",
+            "game.unknown_variant",
+            game=kind,
+            text=variant[:32],
+        )
+    if deal is None:
+        deal = secrets.randbelow(rules.max_deal) + 1
+    if not 1 <= deal <= rules.max_deal:
+        raise UnknownGameKind(
+            f"deal numbers run from 1 to {rules.max_deal:,}, not {deal:,}",
+            "game.deal_range",
+            max=rules.max_deal,
+            deal=deal,
+        )
+    position = rules.new_game(deal, variant)
+    record = GameRecord(
+        id=secrets.token_urlsafe(GAME_ID_BYTES),
+        player_id=player_id,
+        kind=kind,
+        variant=variant,
+        deal=deal,
+        version=0,
+        moves_count=0,
+        play_ms=0,
+        hints_used=0,
+        resigned=False,
+        created_at=now,
+        last_action_at=now,
+        undo_top=0,
+        **outcome_values(position, resigned=False, finished_at=None, now=now),
+    )
+    return record, position
+
+
+def _store(
+    session: Session,
+    game_id: str,
+    command: Command,
+    version: int | None,
+    player_id: str | None,
+    now: datetime,
+) -> Acted:
+    """Apply the command and store it with a compare-and-set on the version, in
+    ``session``'s transaction."""
+    row = get_row(session, game_id)
+    before = position_of(row.kind, row.position)
+    if isinstance(command, CountHint):
+        return _count_hint(session, row, before)
+    if version is None or row.version != version:
+        raise StaleVersion(view(row, before))
+    wanted = wants_auto_moves(session, player_id) if game_kind(row.kind).uses_auto_moves else True
+    change = _change(session, row, before, command, wanted)
+    entries, position = change.entries, change.position
+    resigned = row.resigned or isinstance(command, Resign)
+    elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)
+    values: dict[str, object] = {
+        "version": row.version + len(entries),
+        "resigned": resigned,
+        "moves_count": change.moves_count,
+        "play_ms": row.play_ms + elapsed // timedelta(milliseconds=1),
+        "last_action_at": now,
+        "undo_top": change.undo_top,
+        **outcome_values(position, resigned, row.finished_at, now),
+    }
+    if not queries.claim_version(session, game_id, version, values):
+        raise StaleVersion(view(row, before))
+    rows: list[dict[str, object]] = [
+        {"game_id": game_id, "ply": version + i, "kind": kind, "notation": text,
+         "created_at": now, "before": None, "below": None}
+        for i, (kind, text) in enumerate(entries, start=1)
+    ]  # fmt: skip
+    if change.pushes:
+        # The move an undo will take back keeps the position before it.
+        rows[0].update(before=row.position, below=row.undo_top)
+    queries.append_moves(session, rows)
+    return Acted(before, view(row, position, values), wanted)
+
+
+def _count_hint(session: Session, row: AnyRow, position: Position) -> Acted:
+    """One more hint (or solution) seen: no ply, the version stays."""
+    values: dict[str, object] = {"hints_used": row.hints_used + 1}
+    if not queries.claim_version(session, row.id, row.version, values):
+        raise StaleVersion(view(row, position))
+    return Acted(position, view(row, position, values), True)
+
+
+@dataclass(frozen=True, slots=True)
+class _Change:
+    """What a command does: the history rows it adds, the position after it, the new move
+    count and undo top, and whether undo can take it back (a move or a redeal)."""
+
+    entries: list[Entry]
+    position: Position
+    moves_count: int
+    undo_top: int | None
+    pushes: bool = False
+
+
+def _change(
+    session: Session, row: AnyRow, position: Position, command: Command, auto: bool
+) -> _Change:
+    if row.status == "won":
+        raise GameOver("this game is won: start a new one", "game.won")
+    if row.resigned:
+        raise GameOver("this game was given up: start a new one", "game.given_up")
+    if isinstance(command, Undo):
+        return _undo(session, row)
+    if isinstance(command, Resign):
+        return _Change([("resign", "resign")], position, row.moves_count, row.undo_top)
+    if row.status == "lost":
+        raise GameOver("no moves are left: undo, or start a new game", "game.no_moves_left")
+    # A game begun before undo snapshots keeps undoing by replay (its undo_top is None).
+    pushed = None if row.undo_top is None else row.version + 1
+    if isinstance(command, AllHome):
+        entries, position = _all_home(position)
+    else:
+        assert isinstance(command, Play)
+        entries, position = _play(position, command.text, auto)
+    return _Change(entries, position, row.moves_count + 1, pushed, pushes=pushed is not None)
+
+
+def _play(position: Position, text: str, auto: bool) -> tuple[list[Entry], Position]:
+    """The move, then the automatic moves after it (when the player wants them)."""
+    move = position.parse_action(text)
+    position = position.play(move)
+    entries: list[Entry] = [(move.kind, move.notation)]
+    automatic = position.automatic_move() if auto else None
+    while automatic is not None and len(entries) <= MAX_AUTO_MOVES:
+        position = position.play(automatic)
+        entries.append(("auto", automatic.notation))
+        automatic = position.automatic_move()
+    return entries, position
+
+
+def _undo(session: Session, row: AnyRow) -> _Change:
+    """Take back the last move or redeal in force (with the automatic moves after it): the
+    position before it is stored on its row, so undo costs what a move costs."""
+    snapshot = None
+    if row.undo_top is not None:
+        if row.undo_top == 0:
+            raise IllegalMoveError("nothing to undo", "nothing_to_undo")
+        snapshot = queries.undo_snapshot(session, row.id, row.undo_top)
+    if snapshot is not None and snapshot.before is not None:
+        position = position_of(row.kind, snapshot.before)
+        return _Change([("undo", "undo")], position, row.moves_count - 1, snapshot.below)
+    past = [entry(r.kind, r.notation) for r in queries.history(session, row.id)]
+    remaining = effective([*past, ("undo", "undo")])
+    position = replay(game_kind(row.kind).rules, row.deal, row.variant, remaining)
+    return _Change([("undo", "undo")], position, _count_moves(remaining), None)
+
+
+def _all_home(position: Position) -> tuple[list[Entry], Position]:
+    """Every card that can go home goes, again and again: one move and its follow-ups.
+
+    The first card home is the player's move and the rest are stored as automatic moves, so
+    one undo takes the whole sweep back.
+    """
+    if not isinstance(position, HasFoundations):
+        raise InvalidMoveError(
+            "this game has no foundations to send cards to", "all_home.no_foundations"
+        )
+    entries: list[Entry] = []
+    while (move := position.any_home_move()) is not None:
+        entries.append(("auto" if entries else "move", move.notation))
+        position = position.play(move)
+    if not entries:
+        raise IllegalMoveError("no card can go home now", "all_home.none")
+    return entries, position
+
+
+def _count_moves(entries: list[Entry]) -> int:
+    """Moves and redeals in force; automatic moves do not count."""
+    return sum(1 for kind, _ in entries if kind != "auto")
