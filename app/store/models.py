@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Final, Literal
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    CheckConstraint,
     DateTime,
     ForeignKey,
     Index,
@@ -21,6 +23,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
+
+from app.games import GAMES
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -48,6 +52,19 @@ class UTCDateTime(TypeDecorator[datetime]):
         return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
+GameStatus = Literal["playing", "won", "lost"]
+"""Where a game stands: in play, or finished one way or the other."""
+GAME_STATUSES: Final[tuple[GameStatus, ...]] = ("playing", "won", "lost")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> str:
+    """A CHECK condition: ``column`` holds one of ``values`` (plain words, quoted here)."""
+    if not all(value.isidentifier() for value in values):
+        raise ValueError(f"not a plain word among {values!r}")
+    quoted = ", ".join(f"'{value}'" for value in values)
+    return f"{column} IN ({quoted})"
+
+
 STATS_COLUMNS = ("status", "play_ms", "moves_count", "score", "cards_left", "id")
 """The columns statistics read besides the keys: kept in their indexes."""
 
@@ -72,6 +89,10 @@ class GameRecord(Base):
 
     __tablename__ = "games"
     __table_args__ = (
+        # Named by the convention: ck_games_status, ck_games_kind. The kinds are the
+        # registry's, sorted: a new game brings a migration that widens ck_games_kind.
+        CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
+        CheckConstraint(_one_of("kind", tuple(sorted(GAMES))), name="kind"),
         Index("ix_games_player_status", "player_id", "status", "last_action_at"),
         # Covering indexes for the statistics (app.store.stats): every column they read.
         Index("ix_games_finished", "kind", "variant", "finished_at", *STATS_COLUMNS),
@@ -90,10 +111,10 @@ class GameRecord(Base):
         String(32), ForeignKey("players.id", ondelete="RESTRICT")
     )
     kind: Mapped[str] = mapped_column(String(16))
+    """A key of :data:`app.games.GAMES`."""
     variant: Mapped[str] = mapped_column(String(16))
     deal: Mapped[int] = mapped_column(Integer)
-    status: Mapped[str] = mapped_column(String(8))
-    """``playing``, ``won`` or ``lost``."""
+    status: Mapped[GameStatus] = mapped_column(String(8))
     resigned: Mapped[bool] = mapped_column(Boolean, server_default=false())
     version: Mapped[int] = mapped_column(Integer)
     """Number of actions applied: the ply of the last history row."""

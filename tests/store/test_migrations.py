@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import CheckConstraint, create_engine, inspect, text
+from sqlalchemy.exc import IntegrityError
 
-from app.store.migrate import upgrade
+from app.store.migrate import alembic_config, upgrade
 from app.store.models import Base
 
 
@@ -25,6 +28,31 @@ def test_models_match_the_migrated_schema(database_url: str) -> None:
         context = MigrationContext.configure(connection, opts={"compare_type": True})
         assert compare_metadata(context, Base.metadata) == []
     engine.dispose()
+
+
+def _checks(url: str, table: str) -> dict[str, str]:
+    engine = create_engine(url)
+    try:
+        found = inspect(engine).get_check_constraints(table)
+    finally:
+        engine.dispose()
+    return {str(check["name"]): str(check["sqltext"]) for check in found}
+
+
+def test_models_and_migrations_make_the_same_checks(database_url: str) -> None:
+    """Autogenerate does not compare CHECK constraints: their names are compared here, and
+    on SQLite (which keeps them as written) their conditions too."""
+    for table in Base.metadata.sorted_tables:
+        modelled = {
+            str(constraint.name): str(constraint.sqltext)
+            for constraint in table.constraints
+            if isinstance(constraint, CheckConstraint)
+        }
+        migrated = _checks(database_url, table.name)
+        assert migrated.keys() == modelled.keys(), table.name
+        if database_url.startswith("sqlite"):
+            assert migrated == modelled, table.name
+    assert _checks(database_url, "games").keys() == {"ck_games_kind", "ck_games_status"}
 
 
 def test_upgrading_twice_is_harmless(tmp_path: Path) -> None:
@@ -90,3 +118,83 @@ def test_upgrading_a_database_with_games_loses_none(tmp_path: Path) -> None:
         games.act(db=db, game_id="game1", action="undo", version=1)
     finally:
         db.dispose()
+
+
+def test_the_kind_and_status_checks_keep_every_game_and_move(database_url: str) -> None:
+    """0005 to 0006, on either database: the checks come, no game nor move goes; and down
+    again, the checks go."""
+    from app import service
+    from app.games import GAMES
+    from app.store import Database
+
+    command.downgrade(alembic_config(database_url), "0005")
+    assert _checks(database_url, "games") == {}
+    engine = create_engine(database_url)
+    now = "2026-11-30 12:00:00+00:00"
+    with engine.begin() as connection:
+        connection.execute(
+            text("INSERT INTO players (id, created_at, auto_moves) VALUES ('p', :now, true)"),
+            {"now": now},
+        )
+        # The games there were at 0005, as history: named here, not read from the registry.
+        for kind in ("montana", "freecell"):
+            rules = GAMES[kind]
+            for deal in (1, 2):
+                deal_position = rules.new_game(deal, rules.default_variant)
+                action = deal_position.legal_moves()[0]
+                position = deal_position.play(action)
+                connection.execute(
+                    text(
+                        "INSERT INTO games (id, player_id, kind, variant, deal, status, resigned,"
+                        " version, position, score, cards_left, moves_count, play_ms,"
+                        " hints_used, created_at, last_action_at, finished_at, undo_top)"
+                        " VALUES (:id, 'p', :kind, :variant, :deal, 'playing', false, 1,"
+                        " :position, :score, :left, 1, 1000, 0, :now, :now, NULL, 1)"
+                    ),
+                    {
+                        "id": f"{kind}{deal}",
+                        "kind": kind,
+                        "variant": rules.default_variant,
+                        "deal": deal,
+                        "position": position.to_text(),
+                        "score": position.score,
+                        "left": position.cards_left,
+                        "now": now,
+                    },
+                )
+                connection.execute(
+                    text(
+                        'INSERT INTO moves (game_id, ply, kind, notation, created_at, "before",'
+                        " below) VALUES (:id, 1, :kind, :notation, :now, :before, 0)"
+                    ),
+                    {
+                        "id": f"{kind}{deal}",
+                        "kind": action.kind,
+                        "notation": action.notation,
+                        "now": now,
+                        "before": deal_position.to_text(),
+                    },
+                )
+    engine.dispose()
+
+    upgrade(database_url)
+    assert _checks(database_url, "games").keys() == {"ck_games_kind", "ck_games_status"}
+    db = Database(database_url)
+    try:
+        assert service.verify(db=db) == (4, [])
+        with db.read() as session:
+            assert session.scalar(text("SELECT count(*) FROM moves")) == 4
+        undone = service.act(db=db, game_id="freecell1", action="undo", version=1)
+        assert (undone.version, undone.moves_count) == (2, 0)
+        with pytest.raises(IntegrityError, match="ck_games_kind"), db.engine.begin() as c:
+            c.execute(text("UPDATE games SET kind = 'chess' WHERE id = 'montana1'"))
+    finally:
+        db.dispose()
+
+    command.downgrade(alembic_config(database_url), "0005")
+    assert _checks(database_url, "games") == {}
+    engine = create_engine(database_url)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE games SET kind = 'chess' WHERE id = 'montana1'"))
+        assert connection.scalar(text("SELECT count(*) FROM moves")) == 5
+    engine.dispose()
