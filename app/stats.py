@@ -61,9 +61,9 @@ class GroupStats:
     mean_win_ms: float | None
     mean_moves_per_win: float | None
     mean_score: float | None
-    """Montana: mean cards in place over finished games."""
+    """Mean score over finished games (a game that keeps a score)."""
     mean_cards_left_lost: float | None
-    """FreeCell: mean cards left on the table in lost games."""
+    """Mean cards left on the table in lost games."""
 
     @property
     def played(self) -> int:

@@ -2,8 +2,8 @@
 
 Microsoft's shuffle
 -------------------
-FreeCell deal numbers are Microsoft's, and Montana borrows the same shuffle. The generator
-is the C runtime's linear congruential one::
+Deal numbers are Microsoft's: deal #1 here is deal #1 everywhere. The generator is the C
+runtime's linear congruential one::
 
     state = (state * 214013 + 2531011) mod 2**31
     rand  = state >> 16                      # 0 … 32767
@@ -11,22 +11,16 @@ is the C runtime's linear congruential one::
 seeded with the deal number. The deck starts as card indices 0 … 51 (index = rank * 4 +
 suit, ace = rank 0, suits C D H S); for each position ``i`` from 0, a random card among the
 ``52 - i`` not yet dealt is swapped to the end of the remaining deck and dealt. The result is
-the order of :func:`microsoft_deal`: FreeCell deals it across eight columns, left to right,
-row after row; Montana deals it into cells A1 … A13, B1 … D13, row by row.
+the order of :func:`microsoft_deal`, which each game lays out its own way (see its rules
+module).
 
 >>> [c.text for c in microsoft_deal(1)[:8]]
 ['JD', '2D', '9H', 'JC', '5D', '7H', '7C', '5H']
 
-Redeals
--------
-Montana's redeals shuffle the gathered cards with the same algorithm, seeded by
-:func:`redeal_seed` (deal number and redeal index through SHA-256), so a game replays
-identically and undoing a redeal and redealing again gives the same cards.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Sequence
 from typing import Final, TypeVar
 
@@ -62,9 +56,3 @@ def microsoft_deal(number: int) -> tuple[Card, ...]:
     if not 1 <= number <= MAX_SEED:
         raise ValueError(f"deal number must be 1 … {MAX_SEED}, not {number!r}")
     return tuple(microsoft_shuffle(FULL_DECK, number))
-
-
-def redeal_seed(deal: int, index: int) -> int:
-    """The shuffle seed of Montana's redeal ``index`` (0-based) in deal ``deal``."""
-    digest = hashlib.sha256(f"montana-redeal:{deal}:{index}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & MAX_SEED

@@ -34,7 +34,7 @@ class GameKind:
     hinted_places: Callable[[Position, str], frozenset[str]]
     """The places a hinted move joins, as its board names them."""
     moved_count: Callable[[Position, str], int]
-    """How many cards an action moves (a FreeCell run moves several)."""
+    """How many cards an action moves (a run moves several)."""
     unsure_hint: Callable[[str], str]
     """A hint found before the search finished (the move in words)."""
     verdict: Callable[[Position, Verdict, int, int], str]
@@ -44,16 +44,16 @@ class GameKind:
     refusals: Refusals
     """The engine's refusal codes in words."""
     max_score: int | None = None
-    """The best score, for a game that keeps one (Montana: 48 cards in place)."""
+    """The best score, for a game that keeps one (48 cards in place)."""
     other_actions: Callable[[Position], Sequence[Action]] = lambda position: ()
-    """Actions besides the moves (Montana's redeal), for the demo games."""
+    """Actions besides the moves (a redeal), for the demo games."""
     quick_line: Callable[[Position], tuple[str, ...] | None] = lambda position: None
     """A winning line found within a small search, for the demo games (or None)."""
     uses_auto_moves: bool = False
     """Safe cards go home by themselves unless the player turned that off."""
     keeps_unsure_hints: bool = True
-    """Whether an unsure hint may be answered again from memory (Montana: no, asking
-    again must carry its search on)."""
+    """Whether an unsure hint may be answered again from memory (a game whose
+    search carries on: no, asking again must carry it on)."""
 
     @property
     def kind(self) -> str:

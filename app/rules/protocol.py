@@ -8,8 +8,8 @@ because some notations are only meaningful on a board.
 Action kinds, as the history stores them:
 
 - ``move``: a move the player chose;
-- ``auto``: a move the game made for the player (FreeCell's safe moves home);
-- ``redeal``: Montana's reshuffle;
+- ``auto``: a move the game made for the player (safe moves home);
+- ``redeal``: a reshuffle of the cards not yet in place;
 - ``undo``: takes back the last ``move`` or ``redeal`` and the ``auto`` moves after it;
 - ``resign``: the player gives up; final.
 """
@@ -31,9 +31,9 @@ class RuleError(ValueError):
     words ``code`` with ``params`` through its catalogues. Params are cards, numbers and
     notation (cells, places, move text), never words.
 
-    >>> error = IllegalMoveError("no redeals left", "montana.no_redeals")
+    >>> error = IllegalMoveError("no redeals left", "game.no_redeals")
     >>> error.code, error.params, str(error)
-    ('montana.no_redeals', {}, 'no redeals left')
+    ('game.no_redeals', {}, 'no redeals left')
     """
 
     def __init__(self, message: str, code: str = "", **params: object) -> None:
@@ -95,7 +95,7 @@ class Position(Protocol):
 
     @property
     def score(self) -> int | None:
-        """The game's score where it has one (Montana: cards in place)."""
+        """The game's score where it has one (cards in place)."""
         ...
 
     @property
@@ -127,7 +127,7 @@ class Rules(Protocol):
 
 @runtime_checkable
 class HasFoundations(Protocol):
-    """A game whose cards go home to foundations (FreeCell), so "all home" means something."""
+    """A game whose cards go home to foundations so "all home" means something."""
 
     def any_home_move(self) -> Action | None:
         """A card that may legally go home now, if any."""
@@ -135,14 +135,15 @@ class HasFoundations(Protocol):
 
 
 Verdict = Literal["solved", "unsolvable", "unknown"]
-"""What a search found: a winning line (Montana: the round cleared without another redeal),
-a proof that there is none, or no answer within its budget."""
+"""What a search found: a winning line (a game played in rounds: the round cleared without
+another redeal), a proof that there is none, or no answer within its budget."""
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
     """A solver's answer for a position: its verdict and its line of moves in the game's
-    notation (the win when solved; Montana: else the round's best line found)."""
+    notation (the win when solved; a game played in rounds: else the round's best line
+    found)."""
 
     verdict: Verdict
     moves: tuple[str, ...]

@@ -38,7 +38,7 @@ def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
 
 
 def winnable(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Answer | None]:
-    """Can the game still be won from here? (Montana: can this round be cleared?)
+    """Can the game still be won from here? (a game played in rounds: can this round be cleared?)
 
     Answers within about a second: None while the search goes on in the solver's process
     (asking again later gets its answer)."""

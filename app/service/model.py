@@ -123,7 +123,7 @@ def get_row(session: Session, game_id: str) -> AnyRow:
 @functools.lru_cache(maxsize=4096)
 def position_of(kind: str, text: str) -> Position:
     """Positions are immutable values: the position of a game in play is parsed once, not
-    at every request (parsing a Montana grid costs about 0.3 ms)."""
+    at every request (parsing a 52-cell grid costs about 0.3 ms)."""
     return game_kind(kind).rules.parse(text)
 
 

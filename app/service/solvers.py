@@ -170,7 +170,7 @@ def _work(job: Job) -> object:
 
 
 def _keep(job: Job, result: object) -> bool:
-    # An unsure hint of a game that carries its search on (Montana) is kept by the
+    # An unsure hint of a game that carries its search on is kept by the
     # worker's search instead: asking again must carry it on, not repeat the first answer.
     return (
         job.question == "answer"

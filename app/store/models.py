@@ -81,7 +81,7 @@ class PlayerRecord(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     auto_moves: Mapped[bool] = mapped_column(Boolean, server_default=true())
-    """FreeCell: send safe cards home automatically."""
+    """Send safe cards home automatically (games that make automatic moves)."""
 
 
 class GameRecord(Base):

@@ -154,8 +154,8 @@ def back_to_game(request: Request, game_id: str, **params: str) -> Response:
 
 
 async def _still_held(request: Request) -> str | None:
-    """The cards the player held when a move of theirs was refused (FreeCell: ``'5:2'``),
-    so they still hold them while they read why."""
+    """The cards the player held when a move of theirs was refused (as the board's ``sel``
+    names them, ``'5:2'``), so they still hold them while they read why."""
     if request.method != "POST":
         return None
     form = await request.form()

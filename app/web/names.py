@@ -22,7 +22,7 @@ def variant_name(kind: str, variant: str) -> str:
 
 
 def group_name(group: Group) -> str:
-    """``Montana Expert``; a game with one variant is named alone (``FreeCell``)."""
+    """The game and variant (``Gaps Expert``); a game with one variant is named alone."""
     game = KINDS[group.kind]
     if len(game.rules.variants) == 1:
         return game.name()

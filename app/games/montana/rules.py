@@ -35,11 +35,12 @@ Card.parse('6S')
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
 from app.rules.cards import ACE, FULL_DECK, KING, Card, InvalidCardError
-from app.rules.deals import MAX_SEED, microsoft_deal, microsoft_shuffle, redeal_seed
+from app.rules.deals import MAX_SEED, microsoft_deal, microsoft_shuffle
 from app.rules.protocol import (
     Action,
     ActionKind,
@@ -65,6 +66,15 @@ DECK: Final[frozenset[Card]] = frozenset(card for card in FULL_DECK if card.rank
 
 Cell = int
 """A cell index, 0 (``A1``) … 51 (``D13``)."""
+
+
+def redeal_seed(deal: int, index: int) -> int:
+    """The shuffle seed of redeal ``index`` (0-based) in deal ``deal``: redeals shuffle the
+    gathered cards with Microsoft's shuffle, seeded through SHA-256 from the deal number and
+    the redeal's index, so a game replays identically and undoing a redeal and redealing
+    again gives the same cards."""
+    digest = hashlib.sha256(f"montana-redeal:{deal}:{index}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & MAX_SEED
 
 
 def cell_name(cell: Cell) -> str:

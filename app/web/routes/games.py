@@ -101,7 +101,7 @@ def game_page(
     fewer: str = "",
     slow: str = "",
 ) -> Response:
-    """The game; ``pick`` (Montana: a column-1 gap) or ``sel`` (FreeCell: cards held) is
+    """The game; ``pick`` (a gap to choose a card for) or ``sel`` (cards held) is
     what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
     (after a hint form posted without JavaScript); ``check`` asks if it can still be won.
     ``refused``, ``stale`` and ``slow`` say why a form posted without JavaScript changed
@@ -151,7 +151,7 @@ def game_action(
     version: ShortField,
     held: ShortField = "",
 ) -> Response:
-    """Play ``action``; ``held`` is how many cards the player had picked up (FreeCell), so
+    """Play ``action``; ``held`` is how many cards the player had picked up, so
     the answer can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
