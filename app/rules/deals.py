@@ -40,7 +40,7 @@ def microsoft_rand(seed: int) -> Iterator[int]:
 
 
 def microsoft_shuffle(items: Sequence[T], seed: int) -> list[T]:
-    """Shuffle ``items`` the way Microsoft FreeCell shuffles its deck for ``seed``."""
+    """Shuffle ``items`` the way Microsoft's numbered deals shuffle the deck for ``seed``."""
     deck = list(items)
     dealt: list[T] = []
     rand = microsoft_rand(seed)
