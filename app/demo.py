@@ -11,7 +11,6 @@ the same deals.
 from __future__ import annotations
 
 import random
-import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -22,6 +21,7 @@ from app.games import game_kind
 from app.rules.history import Entry
 from app.rules.protocol import Position
 from app.store import Database, queries
+from app.store.ids import new_game_id, new_player_id
 
 KINDS: Final = tuple(
     (kind, variant, (2 if variant == game.rules.default_variant else 1) / len(GAMES) / weights)
@@ -109,7 +109,7 @@ def seed(
     """Add ``games`` finished games spread over ``players`` players and the last 90 days."""
     rng = random.Random(seed)
     pools = templates(rng, min(POOL, games // 10 + 2))
-    player_ids = [secrets.token_urlsafe(16) for _ in range(players or max(1, games // 50))]
+    player_ids = [new_player_id() for _ in range(players or max(1, games // 50))]
     # Each player has a skill: their chance to win a game that has wins to deal out.
     skill = {player: rng.uniform(0.3, 0.9) for player in player_ids}
     joined = now - timedelta(days=DAYS)
@@ -148,7 +148,7 @@ def _batch(
         play_ms = int(rng.lognormvariate(12.3 if won else 11.8, 0.5))
         finished = now - timedelta(seconds=rng.uniform(0, DAYS * 86_400))
         created = finished - timedelta(milliseconds=play_ms)
-        game_id = secrets.token_urlsafe(18)
+        game_id = new_game_id()
         final = template.final
         rows.append(
             {

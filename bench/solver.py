@@ -63,7 +63,7 @@ def bench_proofs() -> None:
         result = fc_solver.solve(
             freecell.new_game(deal), atomic=True, max_seconds=120, max_nodes=50_000_000
         )
-        print(f"FreeCell #{deal}: {result.verdict} after {result.nodes:,} positions "
+        print(f"FreeCell #{deal}: {result.verdict} after {result.positions:,} positions "
               f"in {result.seconds:.1f} s")  # fmt: skip
 
 

@@ -23,7 +23,6 @@ from app.service.help import (
     winnable,
 )
 from app.service.model import (
-    GAME_ID_PATTERN,
     IDLE_CAP,
     Game,
     GameNotFound,
@@ -51,7 +50,6 @@ from app.service.verify import Mismatch, verify
 
 __all__ = [
     "ALL_HOME",
-    "GAME_ID_PATTERN",
     "IDLE_CAP",
     "PAGE_SIZE",
     "STATUSES",

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
@@ -14,14 +13,10 @@ from app.games import game_kind
 from app.rules.kind import GameKind
 from app.rules.protocol import IllegalMoveError, Position, RuleError, Rules
 from app.store import Session, queries
-from app.store.models import GameRecord
+from app.store.ids import GAME_ID_SHAPE
+from app.store.models import GameRecord, GameStatus
 from app.store.queries import AnyRow
 
-GAME_ID_BYTES: Final = 18
-"""144 random bits, 24 URL-safe characters."""
-GAME_ID_PATTERN: Final = "[A-Za-z0-9_-]{1,64}"
-"""Every game id has this shape (the routes and the service both check it)."""
-GAME_ID_SHAPE: Final = re.compile(GAME_ID_PATTERN)
 IDLE_CAP: Final = timedelta(seconds=60)
 """Play time counts the gaps between actions, each at most this long: time spent away
 from the game (a closed tab, a coffee) does not count. The page's running clock gets it
@@ -57,7 +52,7 @@ class Game:
     kind: str
     variant: str
     deal: int
-    status: str
+    status: GameStatus
     resigned: bool
     version: int
     position: Position
@@ -165,7 +160,7 @@ def outcome_values(
     position: Position, resigned: bool, finished_at: datetime | None, now: datetime
 ) -> dict[str, object]:
     """The game row's columns that follow from its position."""
-    status: str
+    status: GameStatus
     if position.is_won():
         status = "won"
     elif resigned or position.is_lost():

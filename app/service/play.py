@@ -19,7 +19,6 @@ from app.rules.history import Entry, effective, entry, replay
 from app.rules.protocol import HasFoundations, IllegalMoveError, InvalidMoveError, Position
 from app.service.commands import AllHome, Command, CountHint, Play, Resign, Undo, parse
 from app.service.model import (
-    GAME_ID_BYTES,
     IDLE_CAP,
     Game,
     GameOver,
@@ -33,6 +32,7 @@ from app.service.model import (
 )
 from app.service.players import wants_auto_moves
 from app.store import Conflict, Database, Session, queries
+from app.store.ids import new_game_id
 from app.store.models import GameRecord
 from app.store.queries import AnyRow
 
@@ -165,7 +165,7 @@ def _new_record(
         )
     position = rules.new_game(deal, variant)
     record = GameRecord(
-        id=secrets.token_urlsafe(GAME_ID_BYTES),
+        id=new_game_id(),
         player_id=player_id,
         kind=kind,
         variant=variant,

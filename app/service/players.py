@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import secrets
 from datetime import datetime
-from typing import Final
 
 from app.service.model import utcnow
 from app.store import Database, Session, queries
+from app.store.ids import new_player_id
 from app.store.models import PlayerRecord
-
-PLAYER_ID_BYTES: Final = 16
 
 
 def ensure_player(*, db: Database, player_id: str | None, now: datetime | None = None) -> str:
@@ -18,7 +15,7 @@ def ensure_player(*, db: Database, player_id: str | None, now: datetime | None =
     with db.write() as session:
         if player_id and queries.player(session, player_id) is not None:
             return player_id
-        new_id = secrets.token_urlsafe(PLAYER_ID_BYTES)
+        new_id = new_player_id()
         session.add(PlayerRecord(id=new_id, created_at=now or utcnow(), auto_moves=True))
         return new_id
 

@@ -24,9 +24,11 @@ from typing import Final
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.store.ids import ID_CHARACTER
+
 logger = logging.getLogger("solitaire.access")
 
-GAME_ID: Final = re.compile(r"(/games/[A-Za-z0-9_-]{4})[A-Za-z0-9_-]+")
+GAME_ID: Final = re.compile(f"(/games/{ID_CHARACTER}{{4}}){ID_CHARACTER}+")
 TOKEN: Final = re.compile(r"(/players/join/)[^/?]+")
 
 

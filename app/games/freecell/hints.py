@@ -58,11 +58,11 @@ def answer(position: FreeCellPosition, budget_ms: int) -> Answer:
     began = time.perf_counter()
     quick = solver.solve(position, max_seconds=min(seconds / 2, QUICK_SECONDS))
     if quick.verdict == "solved":
-        return Answer("solved", quick.moves, quick.nodes, quick.seconds)
+        return Answer("solved", quick.moves, quick.positions, quick.seconds)
     left = max(seconds - (time.perf_counter() - began), 0.01)
     proof = solver.solve(position, max_seconds=left, atomic=True)
     spent = time.perf_counter() - began
-    return Answer(proof.verdict, proof.moves, quick.nodes + proof.nodes, spent)
+    return Answer(proof.verdict, proof.moves, quick.positions + proof.positions, spent)
 
 
 def best_move(position: FreeCellPosition) -> str | None:

@@ -27,13 +27,13 @@ import itertools
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from app.games.freecell.rules import FreeCellPosition, new_game
+from app.rules.protocol import Answer, Verdict
 
-__all__ = ["SolveResult", "new_game", "replay_wins", "solve"]
+__all__ = ["Answer", "new_game", "replay_wins", "solve"]
 
-Verdict = Literal["solved", "unsolvable", "unknown"]
 Columns = tuple[tuple[int, ...], ...]
 Cells = tuple[int, ...]
 """Four free cells, -1 for an empty one."""
@@ -44,14 +44,6 @@ EMPTY: Final = -1
 CELL_NAMES: Final = "abcd"
 RED: Final = (False, True, True, False)
 """By suit index: diamonds and hearts are red."""
-
-
-@dataclass(frozen=True, slots=True)
-class SolveResult:
-    verdict: Verdict
-    moves: tuple[str, ...]
-    nodes: int
-    seconds: float
 
 
 def _rank(card: int) -> int:
@@ -239,7 +231,7 @@ def solve(
     max_nodes: int = 500_000,
     max_seconds: float = 10.0,
     atomic: bool = False,
-) -> SolveResult:
+) -> Answer:
     """Find a winning line, prove there is none (``atomic``), or say ``unknown`` when a
     budget (positions expanded or seconds) runs out."""
     began = time.perf_counter()
@@ -247,7 +239,7 @@ def solve(
     start_line: list[str] = []
     state = _settle(from_position(position), start_line)
     if sum(state[2]) == 52:
-        return SolveResult("solved", tuple(start_line), 0, 0.0)
+        return Answer("solved", tuple(start_line), 0, 0.0)
     if atomic:
         verdict, line, nodes = _exhaust(state, max_nodes, deadline)
     else:
@@ -259,7 +251,7 @@ def solve(
             if verdict == "solved":
                 break
     moves = (*start_line, *line) if verdict == "solved" else ()
-    return SolveResult(verdict, moves, nodes, time.perf_counter() - began)
+    return Answer(verdict, moves, nodes, time.perf_counter() - began)
 
 
 Parents = dict[int, tuple[int, tuple[str, ...]]]
