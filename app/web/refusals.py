@@ -56,6 +56,13 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "freecell.not_a_place": lambda p: _fill(
         _("%(text)s is not a column or a free cell (columns 1 to 8, free cells a to d)."), p
     ),
+    "freecell.not_a_target": lambda p: _fill(
+        _(
+            "%(text)s is not a column, a free cell or home "
+            "(columns 1 to 8, free cells a to d, h for home)."
+        ),
+        p,
+    ),
     "freecell.same_place": lambda p: _("A card cannot move to where it already is."),
     "freecell.cell_to_cell": lambda p: _("A card cannot move from one free cell to another."),
     "freecell.no_cards": lambda p: _("A move carries at least one card."),
@@ -126,6 +133,7 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     ),
     "montana.not_a_cell": lambda p: _fill(_("%(text)s is not a cell (cells are A1 to D13)."), p),
     "montana.no_aces": lambda p: _("Aces take no part in Montana."),
+    "montana.no_card": lambda p: _fill(_("%(cell)s is a gap: there is no card to move."), p),
     "montana.not_a_gap": lambda p: _fill(_("%(cell)s is not a gap: %(card)s is there."), p),
     "montana.only_a_two": lambda p: _fill(_("Only a 2 may go to column 1, not %(card)s."), p),
     "montana.already_first": lambda p: _fill(_("%(card)s is already in column 1."), p),

@@ -11,6 +11,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from app import service
 from app.i18n import gettext as _
 from app.rules.protocol import Position
+from app.store import Database
 from app.web.deps import DatabaseDep
 from app.web.errors import FormError, too_many_words
 from app.web.htmx import is_htmx
@@ -111,14 +112,19 @@ def game_action(
     db: DatabaseDep,
     player: PlayerDep,
     game_id: str,
-    action: ShortField,
     version: ShortField,
+    action: ShortField = "",
+    source: ShortField = "",
+    target: ShortField = "",
     held: ShortField = "",
 ) -> Response:
-    """Play ``action``; ``held`` is how many cards the player had picked up (FreeCell), so
-    the answer can say when fewer of them moved."""
+    """Play ``action``, or the move from place ``source`` to place ``target`` (a drag and
+    drop); ``held`` is how many cards the player had picked up (FreeCell), so the answer
+    can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
+    if not action.strip():
+        action = _move_between(db, game_id, number, source, target, held)
     acted = service.apply(db=db, game_id=game_id, action=action, version=number, player_id=player)
     count = int(held) if DIGITS.fullmatch(held.strip()) else 0
     moved = moved_count(acted.before, action)
@@ -132,6 +138,17 @@ def game_action(
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}")
     return RedirectResponse(url, status_code=303)
+
+
+def _move_between(
+    db: Database, game_id: str, version: int, source: str, target: str, held: str
+) -> str:
+    """A drag and drop names places, not a move: the engine says which move it is."""
+    game = service.load(db=db, game_id=game_id)
+    if game.version != version:
+        raise service.StaleVersion(game)
+    count = int(held) if DIGITS.fullmatch(held.strip()) else 1
+    return game.position.action_between(source.strip(), target.strip(), count).notation
 
 
 def refusal(game: service.Game, action: str) -> str | None:
