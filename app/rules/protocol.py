@@ -75,6 +75,17 @@ class Position(Protocol):
         """Read a move or other game action in this game's notation."""
         ...
 
+    def action_between(self, source: str, target: str, count: int) -> Action:
+        """The move that takes ``count`` cards (1 for a single card) from place ``source``
+        to place ``target``, places named as the game names them (FreeCell: ``'3'``,
+        ``'b'``, ``'h'``; Montana: cells such as ``'B7'``).
+
+        A drag and drop names places, not a move: this is how a reader turns one into the
+        move, so that move text is only ever built here. Raises :class:`InvalidMoveError`
+        for a name that is no place, :class:`IllegalMoveError` when no such move is allowed.
+        """
+        ...
+
     def play(self, action: Action) -> Self:
         """The position after ``action``; raises :class:`IllegalMoveError`."""
         ...

@@ -13,7 +13,16 @@ solutions), :mod:`~app.service.solvers` (the process pool searches run in),
 from __future__ import annotations
 
 from app.service import commands
-from app.service.commands import ALL_HOME, AllHome, Command, CountHint, Play, Resign, Undo
+from app.service.commands import (
+    ALL_HOME,
+    AllHome,
+    Between,
+    Command,
+    CountHint,
+    Play,
+    Resign,
+    Undo,
+)
 from app.service.help import (
     Solution,
     ask_hint,
@@ -55,6 +64,7 @@ __all__ = [
     "STATUSES",
     "Acted",
     "AllHome",
+    "Between",
     "Command",
     "CountHint",
     "Game",

@@ -33,11 +33,21 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
+class Between:
+    """The move from place ``source`` to place ``target`` carrying ``count`` cards (a drag
+    and drop names places, not a move: the engine says which move it is)."""
+
+    source: str
+    target: str
+    count: int = 1
+
+
+@dataclass(frozen=True, slots=True)
 class CountHint:
     """The player was shown a hint or a solution: the game counts the help (no ply)."""
 
 
-Command = Undo | Resign | AllHome | Play | CountHint
+Command = Undo | Resign | AllHome | Play | Between | CountHint
 
 ALL_HOME: Final = "all-home"
 _WORDS: Final[dict[str, Command]] = {"undo": Undo(), "resign": Resign(), ALL_HOME: AllHome()}

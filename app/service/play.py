@@ -17,7 +17,7 @@ from typing import Final, TypeVar
 from app.games import game_kind
 from app.rules.history import Entry, effective, entry, replay
 from app.rules.protocol import HasFoundations, IllegalMoveError, InvalidMoveError, Position
-from app.service.commands import AllHome, Command, CountHint, Play, Resign, Undo, parse
+from app.service.commands import AllHome, Between, Command, CountHint, Play, Resign, Undo, parse
 from app.service.model import (
     IDLE_CAP,
     Game,
@@ -83,6 +83,8 @@ class Acted:
     before: Position
     game: Game
     auto_moves: bool
+    move: str = ""
+    """The action's own notation (the player's move, before any automatic ones)."""
 
 
 def act(
@@ -224,7 +226,7 @@ def _store(
         # The move an undo will take back keeps the position before it.
         rows[0].update(before=row.position, below=row.undo_top)
     queries.append_moves(session, rows)
-    return Acted(before, view(row, position, values), wanted)
+    return Acted(before, view(row, position, values), wanted, entries[0][1])
 
 
 def _count_hint(session: Session, row: AnyRow, position: Position) -> Acted:
@@ -264,6 +266,9 @@ def _change(
     pushed = None if row.undo_top is None else row.version + 1
     if isinstance(command, AllHome):
         entries, position = _all_home(position)
+    elif isinstance(command, Between):
+        move = position.action_between(command.source, command.target, command.count)
+        entries, position = _play(position, move.notation, auto)
     else:
         assert isinstance(command, Play)
         entries, position = _play(position, command.text, auto)

@@ -159,10 +159,12 @@ async def _still_held(request: Request) -> str | None:
     if request.method != "POST":
         return None
     form = await request.form()
-    action, held = form.get("action"), form.get("held")
-    if not isinstance(action, str) or not isinstance(held, str) or not held.isdecimal():
+    action, place, held = form.get("action", ""), form.get("source", ""), form.get("held")
+    if not isinstance(action, str) or not isinstance(place, str) or not isinstance(held, str):
         return None
-    source = action.strip()[:1]
+    if not held.isdecimal():
+        return None
+    source = (place.strip() or action.strip())[:1]
     return f"{source}:{held}" if source.isdigit() else source or None
 
 

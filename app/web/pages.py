@@ -120,7 +120,11 @@ def said_after(before: Position, version: int, after: Game, command: service.Com
             "num": added
         }
     else:
-        move = before.parse_action(command.text)
+        move = (
+            before.parse_action(command.text)
+            if isinstance(command, service.Play)
+            else before.action_between(command.source, command.target, command.count)
+        )
         played = before.play(move)
         words = sentence(after.game.describe("move", move.notation, before, played))
         if added > 1:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from datetime import timedelta
 from typing import Any, Final
 
 from fastapi.templating import Jinja2Templates
@@ -11,17 +13,28 @@ from starlette.requests import Request
 
 from app import i18n
 from app.config import ROOT
+from app.service import IDLE_CAP
 from app.web import names
 
 HTMX_VERSION: Final = "2.0.11"
 
 
+CLOCK_FORMATS: Final = ("m:ss", "h:mm:ss")
+"""How a play time is written: the first format under an hour, the second from an hour on.
+A letter is a unit (hours, minutes, seconds), a doubled one padded to two digits. The page
+hands them to site.js (``data-clock``), which counts the time up in the same formats."""
+
+_UNIT: Final = re.compile(r"h+|m+|s+")
+
+
 def clock(milliseconds: int) -> str:
-    """``754000`` → ``'12:34'``; hours when needed (``'1:02:03'``)."""
+    """``754000`` → ``'12:34'``; hours when needed (``'1:02:03'``), per :data:`CLOCK_FORMATS`."""
     seconds = milliseconds // 1000
     hours, rest = divmod(seconds, 3600)
     minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02}:{seconds:02}" if hours else f"{minutes}:{seconds:02}"
+    units = {"h": hours, "m": minutes, "s": seconds}
+    pattern = CLOCK_FORMATS[1] if hours else CLOCK_FORMATS[0]
+    return _UNIT.sub(lambda unit: f"{units[unit[0][0]]:0{len(unit[0])}}", pattern)
 
 
 URL_PATHS_KEPT: Final = 4096
@@ -78,6 +91,9 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.filters["moment"] = i18n.moment
     env.filters["decimal"] = i18n.decimal
     env.filters["clock"] = clock
+    # What site.js needs to count play time up between actions as the server does.
+    env.globals["clock_formats"] = " ".join(CLOCK_FORMATS)
+    env.globals["idle_cap_ms"] = IDLE_CAP // timedelta(milliseconds=1)
     env.globals["htmx_version"] = HTMX_VERSION
     env.globals["url_for"] = make_url_for(base_url)
     return Jinja2Templates(env=env)

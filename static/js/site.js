@@ -1,55 +1,64 @@
-// Small enhancements htmx cannot do: keyboard play, focus kept across swaps, drag and
-// drop, double- and right-clicks, the play timer and the copy-link button. Every action
-// they take is one of the page's own forms or links, so the site works without this file.
+// Small enhancements htmx cannot do, the same on every game's page: keys that press the
+// page's own controls (data-key), focus kept across swaps, a busy search, the announcer, the
+// play timer, the copy-link button and the replay's autoplay. Every action they take is one
+// of the page's own forms or links, so the site works without this file.
+//
+// What one game does on its own board (arrow keys across a grid, drag and drop) is in
+// static/js/<kind>.js, loaded after this file on that game's pages only. It hands this file
+// its hooks once, every one optional:
+//
+//   window.Solitaire.register(kind, {
+//     setup(),           // after the page loads and after every swap
+//     keydown(event),    // sees each key first; true when it took the key
+//     key(key),          // a one-character key (lower case), before the data-key controls;
+//                        // true when it took the key
+//     remember(active),  // before a swap: what restore() needs to put focus back, or null
+//     restore(state),    // after the swap, with what remember() gave; true when it did
+//     focusable,         // a selector: the board's element that takes focus rather than
+//                        // leaving the player on <body>
+//   });
+//
+// and uses what this file shares: Solitaire.send(fields) posts the page's #js-action form
+// with those fields ({action} or {source, target, held}), Solitaire.tell(text) says a
+// refusal, Solitaire.whenIdle(run) runs once no request is on its way.
 (() => {
   "use strict";
 
   const $ = (selector, root = document) => root.querySelector(selector);
   const $$ = (selector, root = document) => Array.from(root.querySelectorAll(selector));
 
+  // -- the game's hooks: its page's #game (or #replay) says which game it is -----------------
+
+  const games = {};
+  let ready = false;
+
+  function hooks() {
+    const area = $("#game[data-kind], #replay[data-kind]");
+    return (area && games[area.dataset.kind]) || {};
+  }
+
+  function register(kind, gameHooks) {
+    games[kind] = gameHooks;
+    if (ready && gameHooks.setup && hooks() === gameHooks) gameHooks.setup();
+  }
+
   // -- posting a move the way the page's forms do ------------------------------------------
 
-  function send(action, held) {
+  // Only the fields given are posted: {action: "all-home"}, or the places of a drag and drop
+  // ({source: "3", target: "6", held: 2}), whose move the server asks the rules for.
+  function send(fields) {
     const form = $("#js-action");
-    if (!form || !action) return;
-    form.querySelector("[name=action]").value = action;
-    const count = form.querySelector("[name=held]");
-    if (count) count.value = held ? String(held) : "";
+    if (!form || !fields || !(fields.action || (fields.source && fields.target))) return;
+    $$("input[type=hidden]", form).forEach((input) => {
+      if (input.name === "version") return;
+      const value = fields[input.name];
+      input.value = value === undefined || value === null ? "" : String(value);
+      input.disabled = !input.value;
+    });
     form.requestSubmit();
   }
 
   // -- keyboard ----------------------------------------------------------------------------
-
-  let lastCell = null;
-
-  function setupBoard() {
-    // A replay's board is for looking: its cells leave the tab order to the step controls.
-    $$("#replay [data-cell]").forEach((c) => { c.tabIndex = -1; });
-    const cells = $$("#game [data-cell]");
-    if (!cells.length) return;
-    const current = cells.find((c) => c.dataset.cell === lastCell) || cells[0];
-    cells.forEach((c) => { c.tabIndex = c === current ? 0 : -1; });
-  }
-
-  function moveFocus(from, key) {
-    const name = from.dataset.cell;
-    const row = "ABCD".indexOf(name[0]);
-    const col = parseInt(name.slice(1), 10);
-    let r = row, c = col;
-    if (key === "ArrowLeft") c = col > 1 ? col - 1 : 13;
-    if (key === "ArrowRight") c = col < 13 ? col + 1 : 1;
-    if (key === "ArrowUp") r = (row + 3) % 4;
-    if (key === "ArrowDown") r = (row + 1) % 4;
-    if (key === "Home") c = 1;
-    if (key === "End") c = 13;
-    const target = $(`#game [data-cell="${"ABCD"[r]}${c}"]`);
-    if (target) {
-      from.tabIndex = -1;
-      target.tabIndex = 0;
-      target.focus();
-      lastCell = target.dataset.cell;
-    }
-  }
 
   function typing(event) {
     const t = event.target;
@@ -57,17 +66,13 @@
   }
 
   const REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-  const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End"];
 
   document.addEventListener("keydown", (event) => {
     if (typing(event) || event.altKey) return;
     if ($("#game[aria-busy]")) return;
+    const game = hooks();
+    if (game.keydown && game.keydown(event)) { event.preventDefault(); return; }
     const t = event.target instanceof HTMLElement ? event.target : null;
-    if (t && t.dataset.cell && ARROWS.includes(event.key)) {
-      event.preventDefault();
-      moveFocus(t, event.key);
-      return;
-    }
     if ($("#replay") && REPLAY_KEYS[event.key] && !(t && t.type === "range")) {
       const link = $(`#replay [data-replay="${REPLAY_KEYS[event.key]}"]`);
       if (link) { event.preventDefault(); link.click(); }
@@ -97,8 +102,7 @@
       key = "u";
     }
     if (key.length !== 1 && key !== "home") return;
-    const refused = refusedTarget(key);
-    if (refused !== null) { event.preventDefault(); if (refused) send(refused[0], refused[1]); return; }
+    if (game.key && game.key(key)) { event.preventDefault(); return; }
     const target = $(`#game [data-key="${CSS.escape(key)}"]`);
     if (target && !target.disabled) {
       event.preventDefault();
@@ -106,16 +110,11 @@
     }
   });
 
-  document.addEventListener("focusin", (event) => {
-    const t = event.target;
-    if (t instanceof HTMLElement && t.dataset.cell) lastCell = t.dataset.cell;
-  });
-
-  // After a swap, keep the player's place: focus the same cell if the board had focus.
-  // A control (Undo, Redeal) keeps focus too, or the board takes it when it went away.
-  let boardHadFocus = false;
+  // After a swap, keep the player's place: the game puts focus back on its board if the
+  // board had it; a control (Undo, Redeal) keeps focus too, or the board takes it when it
+  // went away.
+  let gameFocus = null;
   let focusedKey = null;
-  let focusedPlace = null;
   let focusedStep = null;
   let focusedId = null;
   let gameHadFocus = false;
@@ -136,39 +135,32 @@
     requestFocusId = null;
     focusedStep = active && active.dataset && active.closest && active.closest("#replay") ? active.dataset.replay || null : null;
     const inGame = !!(active && active.closest && active.closest("#game"));
-    boardHadFocus = !!(active && active.dataset && active.dataset.cell);
     focusedKey = inGame ? active.dataset.key || null : null;
-    const place = inGame ? active.closest("#board [data-drop]") : null;
-    focusedPlace = place ? place.dataset.drop : null;
+    const game = hooks();
+    gameFocus = game.remember ? game.remember(active) : null;
   });
   document.addEventListener("htmx:afterSettle", () => {
     setup();
     if (queued) { const run = queued; queued = null; run(); }
+    const game = hooks();
     if (focusedStep) {
       // The same step control, or (at either end, where it is disabled) the slider.
       const control = $(`#replay [data-replay="${focusedStep}"]`) || $("#replay-step");
       if (control) control.focus();
-    } else if (boardHadFocus && lastCell) {
-      const target = $(`#game [data-cell="${lastCell}"]`);
-      if (target) target.focus();
-    } else if (focusedPlace) {
-      // FreeCell: back to the same column or cell, on its last card or the place itself.
-      const place = $(`#board [data-drop="${CSS.escape(focusedPlace)}"]`);
-      const target = place && (place.matches("button") ? place : $$("a.fc-card", place).pop());
-      const fallback = $("#board a.fc-card, #board button.fc-place");
-      if (target) target.focus(); else if (fallback) fallback.focus();
+    } else if (gameFocus !== null && game.restore && game.restore(gameFocus)) {
+      // The game put focus back on its board.
     } else if (focusedKey) {
       const control = $(`#game [data-key="${CSS.escape(focusedKey)}"]`);
-      const fallback = $("#game [data-cell][tabindex='0']");
+      const fallback = game.focusable ? $(game.focusable) : null;
       if (control && !control.disabled) control.focus();
       else if (fallback) fallback.focus();
     } else if (focusedId) {
       const control = document.getElementById(focusedId);
       if (control) control.focus();
     }
-    // Never leave the player on <body>: the board (or the game's heading) takes focus.
+    // Never leave the player on <body>: the board (or the end screen) takes focus.
     if (gameHadFocus && (!document.activeElement || document.activeElement === document.body)) {
-      const board = $("#game [data-cell][tabindex='0'], #board a.fc-card, #board button.fc-place, #game .end-screen button");
+      const board = $([game.focusable, "#game .end-screen button"].filter(Boolean).join(", "));
       if (board) board.focus();
     }
   });
@@ -201,183 +193,32 @@
   });
   document.addEventListener("htmx:sendError", () => tell("No connection to the server: nothing was changed. Try again."));
 
-  // -- FreeCell: drag and drop (mouse and touch), double-click, right-click -----------------
-
-  let drag = null;
-  let swallowClick = false;
-
-  function dropNotation(src, count, place) {
-    const dst = place.dataset.drop;
-    if (!dst || dst === src) return null;
-    const isCell = (name) => "abcd".includes(name);
-    if (dst === "h" || isCell(dst)) return count === 1 && !(isCell(src) && isCell(dst)) ? src + dst : null;
-    if (place.hasAttribute("data-empty")) {
-      const max = parseInt($("#board").dataset.maxToEmpty || "1", 10);
-      const n = Math.max(1, Math.min(count, max));
-      return src + dst + (n > 1 ? "v" + n.toString(16) : "");
-    }
-    return src + dst;
-  }
-
-  function ghostOf(card, count) {
-    const ghost = document.createElement("div");
-    ghost.className = "fc-ghost";
-    const first = card.getBoundingClientRect();
-    let node = card;
-    for (let i = 0; i < count && node; i++, node = node.nextElementSibling) {
-      const rect = node.getBoundingClientRect();
-      const copy = node.cloneNode(true);
-      copy.style.position = "absolute";
-      copy.style.margin = "0";
-      copy.style.left = "0";
-      copy.style.top = `${rect.top - first.top}px`;
-      copy.style.width = `${rect.width}px`;
-      copy.style.height = `${rect.height}px`;
-      ghost.appendChild(copy);
-    }
-    document.body.appendChild(ghost);
-    return { ghost, left: first.left, top: first.top };
-  }
-
-  function dropPlaceAt(x, y) {
-    const hit = document.elementFromPoint(x, y);
-    return hit ? hit.closest("#board [data-drop]") : null;
-  }
-
-  function clearHover() { $$(".fc-drop-hover").forEach((el) => el.classList.remove("fc-drop-hover")); }
-
-  // A finger held still on a card does what a right-click does (iOS fires no contextmenu).
-  const LONG_PRESS_MS = 550;
-  let longPress = null;
-  let lastLongPress = 0;
-  function cancelLongPress() { clearTimeout(longPress); longPress = null; }
-
-  document.addEventListener("pointerdown", (event) => {
-    if (event.button !== 0) return;
-    const card = event.target instanceof Element ? event.target.closest("#board [data-src]") : null;
-    if (!card || !card.dataset.src) return;
-    drag = { card, src: card.dataset.src, count: parseInt(card.dataset.count, 10) || 1, x: event.clientX, y: event.clientY, moved: null };
-    if (event.pointerType === "touch" && !card.nextElementSibling) {
-      cancelLongPress();
-      longPress = setTimeout(() => {
-        longPress = null;
-        if (!drag || drag.moved) return;
-        lastLongPress = Date.now();
-        drag = null;
-        swallowClick = true;
-        setTimeout(() => { swallowClick = false; }, 400);
-        const place = card.closest("[data-drop]");
-        if (place) send(place.dataset.home || `${place.dataset.drop}h`);
-      }, LONG_PRESS_MS);
-    }
-  });
-
-  document.addEventListener("pointermove", (event) => {
-    if (!drag) return;
-    if (!drag.moved) {
-      if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) < 6) return;
-      cancelLongPress();
-      drag.moved = ghostOf(drag.card, drag.count);
-    }
-    const g = drag.moved;
-    g.ghost.style.left = `${g.left + event.clientX - drag.x}px`;
-    g.ghost.style.top = `${g.top + event.clientY - drag.y}px`;
-    clearHover();
-    const place = dropPlaceAt(event.clientX, event.clientY);
-    if (place && dropNotation(drag.src, drag.count, place)) place.classList.add("fc-drop-hover");
-    event.preventDefault();
-  });
-
-  function endDrag(event, drop) {
-    cancelLongPress();
-    if (!drag) return;
-    const d = drag;
-    drag = null;
-    if (!d.moved) return;
-    d.moved.ghost.remove();
-    clearHover();
-    swallowClick = true;
-    setTimeout(() => { swallowClick = false; }, 0);
-    if (!drop) return;
-    const place = dropPlaceAt(event.clientX, event.clientY);
-    if (place) send(dropNotation(d.src, d.count, place), d.count);
-  }
-  document.addEventListener("pointerup", (event) => endDrag(event, true));
-  document.addEventListener("pointercancel", (event) => endDrag(event, false));
-
-  // A click on a card picks it up at once. A second click on the same place within the
-  // double-click time sends the card home (or to a free cell) instead of putting it back;
-  // if the pick-up is still on its way, the move waits for it to land.
-  const DOUBLE_CLICK_MS = 800;
-  let lastPick = null;
+  // A move that must wait for the request on its way (a pick-up) runs once it has landed.
   let inFlight = 0;
   let queued = null;
   function whenIdle(run) { if (inFlight) queued = run; else run(); }
   document.addEventListener("htmx:beforeRequest", () => { inFlight += 1; });
   document.addEventListener("htmx:afterRequest", () => { inFlight = Math.max(0, inFlight - 1); });
-  document.addEventListener("click", (event) => {
-    const card = event.target instanceof Element ? event.target.closest("#board a.fc-card") : null;
-    if (swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
-    if (!card || event.detail === 0) { lastPick = null; return; }
-    const place = card.closest("[data-drop]");
-    const now = performance.now();
-    // The browser counts a second click in the same spot within the system's double-click
-    // time (event.detail 2), even though the swap has put a new element there.
-    const again = event.detail >= 2 && lastPick && place && lastPick.drop === place.dataset.drop && now - lastPick.at < DOUBLE_CLICK_MS;
-    if (again) {
-      event.preventDefault();
-      event.stopPropagation();
-      const quick = lastPick.quick;
-      lastPick = null;
-      whenIdle(() => send(quick));
-      return;
-    }
-    const exposed = place && place.dataset.quick && !card.nextElementSibling && !card.hasAttribute("data-cancel");
-    lastPick = exposed ? { drop: place.dataset.drop, quick: place.dataset.quick, at: now } : null;
-  }, true);
-
-  // Holding a card, a key naming a place it cannot go asks the server, which says why.
-  function refusedTarget(key) {
-    const board = $("#board.holding");
-    const held = board && $(".fc-card.selected", board);
-    const source = held && held.closest("[data-drop]");
-    if (!source || !/^[1-8a-dh]$/.test(key)) return null;
-    const src = source.dataset.drop;
-    if (key === src) return null;
-    if ($(`#board button.target[data-key="${key}"]`)) return null;
-    const count = $$(".fc-card.selected", board).length;
-    if (count > 1 && "abcdh".includes(key)) {
-      tell(board.dataset.oneCard || "");
-      return "";
-    }
-    return [src + key, count];
-  }
-
-  document.addEventListener("contextmenu", (event) => {
-    const board = event.target instanceof Element ? event.target.closest("#board.fc-board") : null;
-    if (!board) return;
-    event.preventDefault();
-    if (Date.now() - lastLongPress < 1500) return; // the long-press already acted
-    const card = event.target.closest(".fc-card");
-    const place = event.target.closest("[data-drop]");
-    if (card && place && place.dataset.drop !== "h") {
-      if (!card.nextElementSibling) send(place.dataset.home || `${place.dataset.drop}h`);
-      return;
-    }
-    if (!card && board.dataset.canGoHome === "true") send("all-home");
-  });
 
   // -- play time: the server's figure is the truth; between actions count up for at most the
-  // same idle cap the server applies (60 s), then wait for the next action.
-  const IDLE_CAP_MS = 60000;
+  // idle cap the server applies (data-idle-cap-ms), then wait for the next action. The time
+  // is written as the server writes it: data-clock lists its formats, the first for under an
+  // hour and the second from an hour on, each letter a unit (h, m, s), doubled for 2 digits.
+  function clock(ms, formats) {
+    const total = Math.floor(ms / 1000);
+    const units = { h: Math.floor(total / 3600), m: Math.floor((total % 3600) / 60), s: total % 60 };
+    const [short, long] = formats.split(" ");
+    const format = (units.h && long) || short;
+    return format.replace(/h+|m+|s+/g, (unit) => String(units[unit[0]]).padStart(unit.length, "0"));
+  }
+
   let timerStart = 0;
   function tick() {
     const time = $("#game time[data-play-ms]");
-    if (!time || time.dataset.running !== "true") return;
-    const base = parseInt(time.dataset.playMs, 10);
-    const total = Math.floor((base + Math.min(Date.now() - timerStart, IDLE_CAP_MS)) / 1000);
-    const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
-    time.textContent = (h ? `${h}:${String(m).padStart(2, "0")}` : `${m}`) + `:${String(s).padStart(2, "0")}`;
+    if (!time || time.dataset.running !== "true" || !time.dataset.clock) return;
+    const cap = parseInt(time.dataset.idleCapMs, 10) || 0;
+    const played = parseInt(time.dataset.playMs, 10) + Math.min(Date.now() - timerStart, cap);
+    time.textContent = clock(played, time.dataset.clock);
   }
   setInterval(tick, 1000);
 
@@ -434,11 +275,15 @@
   }
 
   function setup() {
+    ready = true;
     setupReplay();
     timerStart = Date.now();
-    setupBoard();
+    const game = hooks();
+    if (game.setup) game.setup();
     setupCopy();
   }
+
+  window.Solitaire = Object.freeze({ register, send, tell, whenIdle, clock });
 
   // A game page restored from the back/forward cache would show an old board: reload it.
   window.addEventListener("pageshow", (event) => { if (event.persisted && $("#game")) location.reload(); });

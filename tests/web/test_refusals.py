@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
@@ -18,16 +17,18 @@ REFUSALS = {"InvalidMoveError", "IllegalMoveError"}
 
 
 def _raised_codes() -> dict[str, str]:
-    """Each refusal raised in app/rules: its code (or "" when it has none), by place."""
+    """Each refusal raised in app/rules and the games' rules: its code (or "" when it has
+    none), by place."""
     codes: dict[str, str] = {}
-    for path in sorted((ROOT / "app" / "rules").glob("*.py")):
+    engine = [*(ROOT / "app" / "rules").glob("*.py"), *(ROOT / "app" / "games").glob("*/rules.py")]
+    for path in sorted(engine):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             if node.func.id not in REFUSALS:
                 continue
-            where = f"{Path(path).name}:{node.lineno}"
+            where = f"{path.relative_to(ROOT)}:{node.lineno}"
             code = node.args[1] if len(node.args) > 1 else None
             if isinstance(code, ast.Constant) and isinstance(code.value, str):
                 codes[where] = code.value

@@ -414,6 +414,45 @@ class FreeCellPosition:
                 f"illegal move {text!r}: {error}", error.code, **error.params
             ) from None
 
+    def action_between(self, source: str, target: str, count: int = 1) -> FreeCellMove:
+        """The move that takes ``count`` cards from place ``source`` (a column ``1``-``8``
+        or a free cell ``a``-``d``) to place ``target`` (those, or ``h`` home).
+
+        Onto a card the run that fits there moves, whatever ``count`` says; into an empty
+        column at most as many cards as may move there (the rest stay); a free cell and
+        home take one card. Raises :class:`InvalidMoveError` for a name that is no place
+        or a move of no shape, :class:`IllegalMoveError` for one the rules refuse here.
+
+        >>> position = new_game(1)
+        >>> position.action_between("8", "a", 1)
+        FreeCellMove(source='8', target='a', count=1, to_empty=False)
+        >>> position.action_between("8", "a", 2)
+        Traceback (most recent call last):
+        ...
+        app.rules.protocol.InvalidMoveError: only a column-to-column move carries several \
+cards: '8' to 'a'
+        """
+        if source not in _SOURCES:
+            raise InvalidMoveError(
+                f"not a column or free cell: {source!r} (1 … 8 or a … d)",
+                "freecell.not_a_place",
+                text=repr(source),
+            )
+        if target not in _TARGETS:
+            raise InvalidMoveError(
+                f"not a column, free cell or home: {target!r} (1 … 8, a … d or h)",
+                "freecell.not_a_target",
+                text=repr(target),
+            )
+        _check_shape(source, target, count, f"{source!r} to {target!r}")
+        start, end = _SOURCES[source], _TARGETS[target]
+        asked: int | None = count
+        if end in _COLUMN_INDEX and self.columns[_COLUMN_INDEX[end]]:
+            asked = None  # onto a card: the run that fits there
+        elif end in _COLUMN_INDEX and start in _COLUMN_INDEX:
+            asked = min(count, self.max_run(to_empty=True))
+        return self._resolve(start, end, asked)
+
     def play(self, action: Action) -> FreeCellPosition:
         """The position after ``action``; raises :class:`IllegalMoveError` saying why not.
 

@@ -92,25 +92,10 @@ def parse_selection(position: FreeCellPosition, text: str | None) -> Selection |
 
 
 def destination(position: FreeCellPosition, selection: Selection, target: str) -> str | None:
-    """The move that takes the selection to ``target``, if the rules allow one.
-
-    Onto a card the run that fits moves; into an empty column the longest run allowed, up
-    to what was picked up; free cells and home take a single card.
-    """
-    source, count = selection.source, selection.count
-    if target == source or (source in CELL_NAMES and target in CELL_NAMES):
-        return None  # a free cell's card moving to another free cell is no move
-    if target in COLUMN_NAMES and not position.columns[COLUMN_NAMES.index(target)]:
-        count = min(count, position.max_run(to_empty=True))
-        text = f"{source}{target}" + (f"v{count:x}" if count > 1 else "")
-    elif target in COLUMN_NAMES:
-        text = f"{source}{target}"
-    elif count != 1:
-        return None
-    else:
-        text = f"{source}{target}"
+    """The move that takes the selection to ``target``, if the rules allow one (the
+    engine's :meth:`~FreeCellPosition.action_between` says which)."""
     try:
-        return position.parse_action(text).notation
+        return position.action_between(selection.source, target, selection.count).notation
     except (IllegalMoveError, InvalidMoveError):
         return None
 

@@ -97,6 +97,13 @@ REFUSALS: Final[Refusals] = {
     "freecell.not_a_place": lambda p: fill(
         _("%(text)s is not a column or a free cell (columns 1 to 8, free cells a to d)."), p
     ),
+    "freecell.not_a_target": lambda p: fill(
+        _(
+            "%(text)s is not a column, a free cell or home "
+            "(columns 1 to 8, free cells a to d, h for home)."
+        ),
+        p,
+    ),
     "freecell.same_place": lambda p: _("A card cannot move to where it already is."),
     "freecell.cell_to_cell": lambda p: _("A card cannot move from one free cell to another."),
     "freecell.no_cards": lambda p: _("A move carries at least one card."),

@@ -239,6 +239,26 @@ class MontanaPosition:
             return REDEAL
         return MontanaMove.from_text(text)
 
+    def action_between(self, source: str, target: str, count: int = 1) -> MontanaMove:
+        """The move that puts the card at cell ``source`` (``'B7'``) into the gap at cell
+        ``target``; ``count`` is ignored (one card moves). Raises :class:`InvalidMoveError`
+        for a name that is no cell, :class:`IllegalMoveError` when the card cannot go there.
+
+        >>> position = new_game(1, "expert")
+        >>> position.action_between("D10", "A13", 1).notation
+        '6S A13'
+        """
+        cell = parse_cell(source)
+        card = self.cells[cell]
+        if card is None:
+            name = cell_name(cell)
+            raise IllegalMoveError(
+                f"{name} is a gap: there is no card to move", "montana.no_card", cell=name
+            )
+        move = MontanaMove(card, parse_cell(target))
+        self._check(move)
+        return move
+
     def play(self, action: Action) -> MontanaPosition:
         if isinstance(action, Redeal):
             return self.redeal()

@@ -89,6 +89,7 @@ REFUSALS: Final[Refusals] = {
     ),
     "montana.not_a_cell": lambda p: fill(_("%(text)s is not a cell (cells are A1 to D13)."), p),
     "montana.no_aces": lambda p: _("Aces take no part in Montana."),
+    "montana.no_card": lambda p: fill(_("%(cell)s is a gap: there is no card to move."), p),
     "montana.not_a_gap": lambda p: fill(_("%(cell)s is not a gap: %(card)s is there."), p),
     "montana.only_a_two": lambda p: fill(_("Only a 2 may go to column 1, not %(card)s."), p),
     "montana.already_first": lambda p: fill(_("%(card)s is already in column 1."), p),

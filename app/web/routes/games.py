@@ -147,18 +147,25 @@ def game_action(
     db: DatabaseDep,
     player: PlayerDep,
     game_id: str,
-    action: ShortField,
     version: ShortField,
+    action: ShortField = "",
+    source: ShortField = "",
+    target: ShortField = "",
     held: ShortField = "",
 ) -> Response:
-    """Play ``action``; ``held`` is how many cards the player had picked up, so
-    the answer can say when fewer of them moved."""
+    """Play ``action``, or the move from place ``source`` to place ``target`` (a drag and
+    drop: the engine says which move that is); ``held`` is how many cards the player had
+    picked up, so the answer can say when fewer of them moved."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
-    command = service.commands.parse(action)
-    acted = service.apply(db=db, game_id=game_id, action=command, version=number, player_id=player)
     count = int(held) if DIGITS.fullmatch(held.strip()) else 0
-    moved = acted.game.game.moved_count(acted.before, action)
+    command = (
+        service.commands.parse(action)
+        if action.strip()
+        else service.Between(source.strip(), target.strip(), max(count, 1))
+    )
+    acted = service.apply(db=db, game_id=game_id, action=command, version=number, player_id=player)
+    moved = acted.game.game.moved_count(acted.before, acted.move)
     fewer = fewer_words(moved, count) if count > moved else None
     if is_htmx(request):
         said = said_after(acted.before, number, acted.game, command)
