@@ -25,8 +25,8 @@ from collections.abc import Iterator
 import pytest
 
 from app.games.montana import rules as montana
-from app.games.montana.rules import MontanaPosition
-from app.rules.deals import microsoft_shuffle, redeal_seed
+from app.games.montana.rules import MontanaPosition, redeal_seed
+from app.rules.deals import microsoft_shuffle
 
 # -- the independent counter -------------------------------------------------------------
 #
@@ -106,7 +106,7 @@ def redealt(grid: Grid, deal: int, index: int) -> Grid:
     The rules page leaves the shuffle to the engine ("a deterministic pseudo-random stream
     derived from the deal number and the redeal's index"). Its convention, taken as given
     here: the loose cards are gathered in the order 2C 2D 2H 2S 3C … KS and shuffled with
-    Microsoft's shuffle seeded by :func:`app.rules.deals.redeal_seed`. The rest is the
+    Microsoft's shuffle seeded by :func:`app.games.montana.rules.redeal_seed`. The rest is the
     rules page's.
     """
     lengths = [in_place(grid, row) for row in range(4)]
