@@ -97,7 +97,7 @@ def first_round(deal: int) -> tuple[int, str, float, int]:
     from app.games.montana import solver as round_search
 
     result = round_search.search(montana.new_game(deal), max_seconds=5.0, max_nodes=10**8)
-    return deal, result.verdict, result.seconds, result.nodes
+    return deal, result.verdict, result.seconds, result.positions
 
 
 def bench_montana(deals: int, jobs: int) -> None:
@@ -105,7 +105,7 @@ def bench_montana(deals: int, jobs: int) -> None:
     with multiprocessing.Pool(jobs) as pool:
         results = pool.map(first_round, range(1, deals + 1), chunksize=1)
     conclusive = [r for r in results if r[1] != "unknown"]
-    clearable = sum(r[1] == "clearable" for r in results)
+    clearable = sum(r[1] == "solved" for r in results)
     times = sorted(r[2] for r in results)
     print(
         f"Montana Expert deals 1-{deals}, first round: conclusive {len(conclusive)} "

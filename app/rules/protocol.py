@@ -161,6 +161,8 @@ class Answer:
     positions: int
     """Positions searched."""
     seconds: float
+    best_score: int | None = None
+    """For a game played in rounds: the score at the end of the line."""
 
 
 @dataclass(frozen=True, slots=True)

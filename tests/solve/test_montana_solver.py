@@ -36,31 +36,31 @@ def replay(text: str, moves: tuple[str, ...]) -> montana.MontanaPosition:
 
 def test_one_move_clears_the_round() -> None:
     result = search(montana.parse(NEARLY_WON))
-    assert (result.verdict, result.moves, result.best_score) == ("clearable", ("KS D12",), 48)
+    assert (result.verdict, result.moves, result.best_score) == ("solved", ("KS D12",), 48)
 
 
 def test_two_moves_clear_the_round() -> None:
     result = search(montana.parse(TWO_MOVES))
-    assert result.verdict == "clearable"
+    assert result.verdict == "solved"
     assert replay(TWO_MOVES, result.moves).is_won()
 
 
 def test_a_blocked_round_is_proved() -> None:
     result = search(montana.parse(BLOCKED))
-    assert (result.verdict, result.moves, result.nodes) == ("blocked", (), 1)
+    assert (result.verdict, result.moves, result.positions) == ("unsolvable", (), 1)
 
 
 def test_the_best_line_of_a_round_that_cannot_be_cleared() -> None:
     # Deal #10: the round cannot be cleared; the best line keeps every move legal.
     result = search(montana.new_game(10), max_seconds=30)
-    assert result.verdict == "blocked"
+    assert result.verdict == "unsolvable"
     end = replay(montana.new_game(10).to_text(), result.moves)
     assert end.score == result.best_score > 0
 
 
 def test_deal_1_can_be_cleared_in_its_first_round() -> None:
     result = search(montana.new_game(1), max_seconds=30)
-    assert result.verdict == "clearable"
+    assert result.verdict == "solved"
     assert replay(montana.new_game(1).to_text(), result.moves).is_won()
 
 
@@ -85,10 +85,10 @@ TWO_TWOS = """\
 
 def test_the_first_two_in_a_row_decides_its_suit() -> None:
     result = search(montana.parse(TWO_TWOS))
-    assert result.verdict == "clearable"
+    assert result.verdict == "solved"
     assert sorted(result.moves) == ["2H A1", "2S D1"]
     wrong = montana.parse(TWO_TWOS).play(montana.parse(TWO_TWOS).parse_action("2S A1"))
-    assert search(wrong).verdict == "blocked"
+    assert search(wrong).verdict == "unsolvable"
 
 
 def reference(position: montana.MontanaPosition) -> tuple[bool, int]:
@@ -120,7 +120,7 @@ def test_the_search_agrees_with_the_engine_on_every_position_of_a_round(
     position = replay(start.to_text(), line[:played])
     cleared, best = reference(position)
     result = search(position)
-    assert result.verdict == ("clearable" if cleared else "blocked")
+    assert result.verdict == ("solved" if cleared else "unsolvable")
     assert result.best_score == best
     assert replay(position.to_text(), result.moves).score == best
 
@@ -147,7 +147,7 @@ def test_a_search_stopped_and_resumed_ends_as_one_run_does() -> None:
         whole.best_score,
         whole.moves,
     )
-    assert last.nodes == whole.nodes
+    assert last.positions == whole.positions
 
 
 @pytest.mark.parametrize("deal", [6, 10, 11])
@@ -163,7 +163,7 @@ def test_a_search_follows_the_move_it_suggested(deal: int) -> None:
     assert carried.verdict == fresh.verdict
     end = replay(child.to_text(), carried.moves)
     assert end.score == carried.best_score <= fresh.best_score
-    if carried.verdict == "clearable":
+    if carried.verdict == "solved":
         assert end.is_won()
 
 
@@ -180,7 +180,7 @@ def test_a_king_that_fits_its_place_is_searched_alone() -> None:
     position = montana.parse(TWO_KINGS)
     result = search(position)
     assert reference(position) == (False, 36)
-    assert (result.verdict, result.best_score) == ("blocked", 36)
+    assert (result.verdict, result.best_score) == ("unsolvable", 36)
     # The start, then KC, then KD: the order KD-then-KC is never searched.
-    assert result.nodes == 3
+    assert result.positions == 3
     assert replay(TWO_KINGS, result.moves).score == 36

@@ -15,7 +15,7 @@ from typing import Final
 
 from app.games.montana import solver
 from app.games.montana.rules import MontanaPosition, parse
-from app.rules.protocol import Answer, Hint, Position, Verdict
+from app.rules.protocol import Answer, Hint, Position
 from app.solve.recent import Recent
 
 LINES_KEPT: Final = 50_000
@@ -23,12 +23,6 @@ LINES_KEPT: Final = 50_000
 SEARCHES_KEPT: Final = 2
 """Unfinished searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
 ANSWERS_KEPT: Final = 1024
-
-VERDICTS: Final[dict[str, Verdict]] = {
-    "clearable": "solved",
-    "blocked": "unsolvable",
-    "unknown": "unknown",
-}
 
 
 class MontanaSearches:
@@ -53,10 +47,9 @@ class MontanaSearches:
     def _search(self, text: str, budget_ms: int) -> Answer:
         position = parse(text)
         result = solver.search(position, max_seconds=budget_ms / 1000)
-        verdict = VERDICTS[result.verdict]
-        if verdict != "unknown" and result.moves:
+        if result.verdict != "unknown" and result.moves:
             self._remember_line(position, result.moves)
-        return Answer(verdict, result.moves, result.nodes, result.seconds)
+        return result
 
     def hint(self, position: Position, budget_ms: int) -> Hint:
         """From a proved line, else from a search of the round (carried on if still going)."""
@@ -86,8 +79,8 @@ class MontanaSearches:
             self.asked.put([(text, after)])
             return Hint(first, False)
         # A finished search: sure, unless it carried on from positions it had let go of.
-        sure = result.verdict == "clearable" or (
-            result.verdict == "blocked" and not search.advanced
+        sure = result.verdict == "solved" or (
+            result.verdict == "unsolvable" and not search.advanced
         )
         if result.moves:
             if sure:

@@ -21,20 +21,19 @@ check it against every position of whole late rounds, listed by the engine).
 
 >>> result = search(montana.parse(NEARLY_WON))
 >>> result.verdict, result.moves, result.best_score
-('clearable', ('KS D12',), 48)
+('solved', ('KS D12',), 48)
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from app.games.montana import rules as montana
 from app.games.montana.rules import COLUMNS, cell_name
 from app.rules.cards import Card
+from app.rules.protocol import Answer, Verdict
 
-Verdict = Literal["clearable", "blocked", "unknown"]
 Board = bytes
 Lengths = tuple[int, int, int, int]
 Move = tuple[int, int, int, int, int]
@@ -77,18 +76,6 @@ NEARLY_WON: Final = """\
 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH --
 2S 3S 4S 5S 6S 7S 8S 9S TS JS QS -- KS
 """
-
-
-@dataclass(frozen=True, slots=True)
-class RoundResult:
-    verdict: Verdict
-    """``clearable`` (a line wins), ``blocked`` (proved: no line wins this round) or
-    ``unknown`` (the budget ran out first)."""
-    moves: tuple[str, ...]
-    """The line to the best position found: a win when clearable."""
-    best_score: int
-    nodes: int
-    seconds: float
 
 
 def board_of(position: montana.MontanaPosition) -> Board:
@@ -147,7 +134,7 @@ def key_of(board: Board) -> int:
 
 def search(
     position: montana.MontanaPosition, *, max_nodes: int = MAX_NODES, max_seconds: float = 5.0
-) -> RoundResult:
+) -> Answer:
     """Every position this round can reach, depth first, moves that gain cards first."""
     return RoundSearch(position).run(max_seconds=max_seconds, max_nodes=max_nodes)
 
@@ -188,11 +175,11 @@ class RoundSearch:
         self.expand = True
         """The position reached has not had its moves listed yet (only ever the root)."""
         self.nodes = 1
-        self.verdict: Verdict = "clearable" if self.best_score == CLEARED else "blocked"
-        self.finished = self.verdict == "clearable"
+        self.verdict: Verdict = "solved" if self.best_score == CLEARED else "unsolvable"
+        self.finished = self.verdict == "solved"
         self.advanced = False
 
-    def run(self, *, max_seconds: float, max_nodes: int = MAX_NODES) -> RoundResult:
+    def run(self, *, max_seconds: float, max_nodes: int = MAX_NODES) -> Answer:
         began = time.perf_counter()
         deadline = began + max_seconds
         stop_at = self.nodes + max_nodes
@@ -287,7 +274,7 @@ class RoundSearch:
                             self.best_score, self.best_line = score_now, self.open_line
                             if score_now == CLEARED:
                                 self.finished = True
-                                self.verdict = "clearable"
+                                self.verdict = "solved"
                 continue
             todo.pop()
             if not todo:
@@ -310,7 +297,7 @@ class RoundSearch:
             line = self.open_line
         moves = tuple(f"{card_name(card)} {cell_name(gap)}" for card, gap in line)
         score = self.best_score if line is self.best_line else self.open_score
-        return RoundResult(verdict, moves, score, nodes, time.perf_counter() - began)
+        return Answer(verdict, moves, nodes, time.perf_counter() - began, best_score=score)
 
     @property
     def root_key(self) -> int:
