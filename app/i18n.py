@@ -31,6 +31,7 @@ from typing import Final, Literal
 
 from babel import Locale
 from babel.dates import format_date, format_skeleton
+from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.numbers import format_decimal, format_percent
@@ -230,3 +231,8 @@ def decimal(value: float, digits: int = 1) -> str:
     """A number with ``digits`` decimals in the active locale's style."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=babel_locale())
+
+
+def listing(items: list[str]) -> str:
+    """``'A, B and C'`` in the reader's language (Babel's list patterns)."""
+    return format_list(items, locale=babel_locale())

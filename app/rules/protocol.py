@@ -77,8 +77,8 @@ class Position(Protocol):
 
     def action_between(self, source: str, target: str, count: int) -> Action:
         """The move that takes ``count`` cards (1 for a single card) from place ``source``
-        to place ``target``, places named as the game names them (FreeCell: ``'3'``,
-        ``'b'``, ``'h'``; Montana: cells such as ``'B7'``).
+        to place ``target``, places named as the game names them (a column ``'3'``, a
+        free cell ``'b'``, home ``'h'``; a cell such as ``'B7'``).
 
         A drag and drop names places, not a move: this is how a reader turns one into the
         move, so that move text is only ever built here. Raises :class:`InvalidMoveError`

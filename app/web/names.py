@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from app.games import KINDS
 from app.i18n import gettext as _
+from app.i18n import listing
 from app.stats import Group
 
 
@@ -28,3 +29,8 @@ def group_name(group: Group) -> str:
         return game.name()
     names = {"game": game.name(), "variant": game.variant_name(group.variant)}
     return _("%(game)s %(variant)s") % names
+
+
+def site_title() -> str:
+    """``Solitaire: Montana and FreeCell``: the site and every game it offers."""
+    return _("Solitaire: %(games)s") % {"games": listing([g.name() for g in KINDS.values()])}

@@ -85,6 +85,7 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["game_name"] = names.game_name
     env.globals["variant_name"] = names.variant_name
     env.globals["group_name"] = names.group_name
+    env.globals["site_title"] = names.site_title
     env.filters["number"] = i18n.number
     env.filters["percent"] = i18n.percent
     env.filters["day"] = i18n.day
