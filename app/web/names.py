@@ -32,5 +32,5 @@ def group_name(group: Group) -> str:
 
 
 def site_title() -> str:
-    """``Solitaire: Montana and FreeCell``: the site and every game it offers."""
+    """The site and every game it offers, for the page title (``Solitaire: A and B``)."""
     return _("Solitaire: %(games)s") % {"games": listing([g.name() for g in KINDS.values()])}
