@@ -32,8 +32,9 @@ def table(
 ) -> Table:
     """The page's view of ``game``; ``auto_moves`` when already read (a move's answer)."""
     if auto_moves is None:
-        auto_moves = game.game.uses_auto_moves and wants_auto_moves(db=db, player_id=player_id)
-        auto_moves = auto_moves or not game.game.uses_auto_moves
+        # Only a game that makes automatic moves asks for the player's setting.
+        uses = game.game.uses_auto_moves
+        auto_moves = wants_auto_moves(db=db, player_id=player_id) if uses else True
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
