@@ -51,4 +51,9 @@ def see_other(
     return response
 
 
-PlayerDep = Annotated[str | None, Depends(current_player)]
+async def _current_player(request: Request) -> str | None:
+    # A coroutine: no thread hop for reading a cookie (see app.web.deps).
+    return current_player(request)
+
+
+PlayerDep = Annotated[str | None, Depends(_current_player)]

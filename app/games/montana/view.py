@@ -42,6 +42,21 @@ class MontanaCell:
     tip: str = ""
     """For a gap: its tooltip, naming the cell as hints and coordinates do (``Gap B9``)."""
 
+    @property
+    def classes(self) -> str:
+        """``cell movable card black``: its state, and a card's colour or a gap."""
+        return (
+            f"cell {self.state} card {self.card.colour}" if self.card else f"cell {self.state} gap"
+        )
+
+    @property
+    def face(self) -> str:
+        """What the cell shows: a card's rank and suit on two lines, a gap's wanted card."""
+        if self.card:
+            symbol = self.card.symbol
+            return f"{symbol[:-1]}\n{symbol[-1]}"
+        return self.wants or "×"
+
 
 @dataclass(frozen=True, slots=True)
 class MontanaBoard:
