@@ -87,10 +87,14 @@ def test_illegal_actions_store_nothing(
     db: Database, player: str, action: str, error: type[Exception]
 ) -> None:
     game = new(db, player)
-    with pytest.raises(error):
+    with pytest.raises(error) as refused:
         service.act(db=db, game_id=game.id, action=action, version=0)
     assert service.load(db=db, game_id=game.id).version == 0
     assert stored_rows(db, game.id) == []
+    # The refusal carries the game as it stands, so the page saying why reads nothing more.
+    shown = getattr(refused.value, "game", None)
+    assert isinstance(shown, service.Game)
+    assert (shown.id, shown.version, shown.position) == (game.id, 0, game.position)
 
 
 def test_unknown_game(db: Database) -> None:

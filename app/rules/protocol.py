@@ -40,6 +40,9 @@ class RuleError(ValueError):
         super().__init__(message)
         self.code = code
         self.params = params
+        self.game: object = None
+        """What the refusal happened to, as a layer above knows it (the service attaches
+        the game, so the page that says why needs no second read)."""
 
 
 class InvalidMoveError(RuleError):

@@ -16,7 +16,13 @@ from typing import Final, TypeVar
 
 from app.games import game_kind
 from app.rules.history import Entry, effective, entry, replay
-from app.rules.protocol import HasFoundations, IllegalMoveError, InvalidMoveError, Position
+from app.rules.protocol import (
+    HasFoundations,
+    IllegalMoveError,
+    InvalidMoveError,
+    Position,
+    RuleError,
+)
 from app.service.commands import AllHome, Between, Command, CountHint, Play, Resign, Undo, parse
 from app.service.model import (
     IDLE_CAP,
@@ -202,7 +208,11 @@ def _store(
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     wanted = wants_auto_moves(session, player_id) if game_kind(row.kind).uses_auto_moves else True
-    change = _change(session, row, before, command, wanted)
+    try:
+        change = _change(session, row, before, command, wanted)
+    except RuleError as error:
+        error.game = view(row, before)  # the page that says why shows the game as it is
+        raise
     entries, position = change.entries, change.position
     resigned = row.resigned or isinstance(command, Resign)
     elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)

@@ -52,7 +52,11 @@ def install(app: FastAPI) -> None:
         if is_page_form(request):
             action = request.query_params.get("action") or await _posted_action(request)
             return back_to_game(request, game_id, refused=action[:32])
-        table = await run_in_threadpool(_table, request, game_id)
+        game = getattr(error, "game", None)
+        if isinstance(game, service.Game):  # the service says what it refused, as it is
+            table = await run_in_threadpool(table_for, request, game)
+        else:
+            table = await run_in_threadpool(_table, request, game_id)
         return render_game(
             request,
             table,
