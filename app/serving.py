@@ -10,12 +10,28 @@ A production deployment also puts a reverse proxy in front (see the README).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 RECEIVED: tuple[type[h11._util.Sentinel], ...] = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR)
+
+
+def no_delay(transport: asyncio.BaseTransport) -> None:
+    """Send each answer at once (``TCP_NODELAY``).
+
+    asyncio sets it only on sockets whose protocol number says TCP; with ``--workers`` the
+    listening socket uvicorn shares is made without one, so its connections kept Nagle's
+    algorithm, and the answer's second segment waited for the client's delayed ACK: 40 ms
+    on every request (p50 48 ms with two workers, at any load).
+    """
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):  # the connection may already be gone
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 class TimedH11Protocol(H11Protocol):
@@ -27,6 +43,7 @@ class TimedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        no_delay(transport)
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
