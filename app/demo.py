@@ -77,8 +77,9 @@ def _losing(kind: str, variant: str, deal: int, rng: random.Random) -> Template:
 
 
 def _winning(kind: str, variant: str, deal: int) -> Template | None:
-    start = game_kind(kind).rules.new_game(deal, variant)
-    line = game_kind(kind).quick_line(start)
+    game = game_kind(kind)
+    start = game.rules.new_game(deal, variant)
+    line = game.quick_line(start)
     if line is None:
         return None
     position = start

@@ -92,8 +92,7 @@ def solution(*, db: Database, solvers: SolverPool, game_id: str, counted: bool =
 
 
 def _counted(db: Database, game: Game) -> Game:
-    counted = apply(db=db, game_id=game.id, action=CountHint(), version=None).game
-    return counted
+    return apply(db=db, game_id=game.id, action=CountHint(), version=None).game
 
 
 def _job(question: Literal["hint", "answer"], game: Game) -> Job:

@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from app import service
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
-from app.rules.protocol import Answer, Position
+from app.rules.protocol import Answer
 from app.service import Game, Table
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
@@ -107,9 +107,10 @@ def standing(game: Game) -> str:
     return game.game.standing(game.position)
 
 
-def said_after(before: Position, version: int, after: Game, command: service.Command) -> str:
-    """What a command made on ``before`` (at ``version``) did, then where the game stands:
+def said_after(acted: service.Acted, version: int, command: service.Command) -> str:
+    """What a command made at ``version`` did, then where the game stands:
     "8♣ to B7. 14 cards in place." """
+    before, after = acted.before, acted.game
     added = after.version - version
     if isinstance(command, service.Undo):
         words = _("Move undone.")
@@ -120,13 +121,9 @@ def said_after(before: Position, version: int, after: Game, command: service.Com
             "num": added
         }
     else:
-        move = (
-            before.parse_action(command.text)
-            if isinstance(command, service.Play)
-            else before.action_between(command.source, command.target, command.count)
-        )
-        played = before.play(move)
-        words = sentence(after.game.describe("move", move.notation, before, played))
+        # The move as the service stored it (a drop's places already made into its move).
+        played = before.play(before.parse_action(acted.move))
+        words = sentence(after.game.describe("move", acted.move, before, played))
         if added > 1:
             autos = added - 1
             words += " " + ngettext(

@@ -66,7 +66,6 @@ class FreeCellBoard:
     columns: tuple[FreeCellPlace, ...]
     selection: Selection | None
     selection_label: str
-    max_to_empty: int
     has_moves: bool
     can_go_home: bool
     auto_moves: bool
@@ -215,7 +214,6 @@ def board(
         columns=tuple(columns),
         selection=selection,
         selection_label=_describe(position, selection),
-        max_to_empty=position.max_run(to_empty=True),
         has_moves=position.has_moves(),
         can_go_home=playable and position.any_home_move() is not None,
         auto_moves=auto_moves,
@@ -248,7 +246,8 @@ def hinted_places(position: Position, notation: str) -> frozenset[str]:
 
 def moved_count(position: Position, action: str) -> int:
     """How many cards ``action`` moves (a run moves several)."""
+    assert isinstance(position, FreeCellPosition)
     try:
-        return position.parse_action(action).count  # type: ignore[attr-defined, no-any-return]
+        return position.parse_action(action).count
     except ValueError:
         return 1

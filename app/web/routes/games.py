@@ -168,7 +168,7 @@ def game_action(
     moved = acted.game.game.moved_count(acted.before, acted.move)
     fewer = fewer_words(moved, count) if count > moved else None
     if is_htmx(request):
-        said = said_after(acted.before, number, acted.game, command)
+        said = said_after(acted, number, command)
         table = table_for(request, acted.game, auto_moves=acted.auto_moves)
         return render_game(request, table, said=said, message=fewer)
     url = request.url_for("game_page", game_id=game_id)
