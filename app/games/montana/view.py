@@ -9,7 +9,7 @@ fill a column-1 gap, or nothing).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from app.games.montana.rules import (
     COLUMNS,
@@ -29,18 +29,30 @@ CellState = Literal["in-place", "movable", "candidate", "idle", "open", "choose"
 
 @dataclass(frozen=True, slots=True)
 class MontanaCell:
+    """One cell as plain facts; its words (:attr:`label`, :attr:`tip`) are made from them
+    in the reader's language when asked. Equal facts draw the same cell, so a page may
+    keep a cell's markup and reuse it (:func:`app.web.templating.cell_markup`)."""
+
     name: str
     card: Card | None
     state: CellState
-    label: str
     action: str | None = None
     """The move a click posts (``'8C B7'``)."""
     pick: str | None = None
     """A column-1 gap with several 2s that fit: clicking marks them (``?pick=B1``)."""
-    wants: str | None = None
-    """For a gap: the card that fits it, shown faint inside it."""
-    tip: str = ""
-    """For a gap: its tooltip, naming the cell as hints and coordinates do (``Gap B9``)."""
+    fits: Card | None = None
+    """For an open gap: the card that fits it, shown faint inside it."""
+    goes: str = ""
+    """Where a movable card goes (its gap), or the gap a candidate 2 would fill."""
+    located: bool = True
+    """The words say the card's row and column (a board to play; a replay's is looked at)."""
+    after_king: bool = False
+    """For a dead gap: it follows a king (else another gap)."""
+
+    @property
+    def links(self) -> bool:
+        """The cell is a link to the game's page (choosing a 2, or cancelling that)."""
+        return self.pick is not None or self.state == "picked"
 
     @property
     def classes(self) -> str:
@@ -55,7 +67,56 @@ class MontanaCell:
         if self.card:
             symbol = self.card.symbol
             return f"{symbol[:-1]}\n{symbol[-1]}"
-        return self.wants or "×"
+        if self.fits:
+            return self.fits.symbol
+        return "2" if self.state in ("choose", "picked") else "×"
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says for the cell."""
+        name = self.name
+        if self.card is None:
+            place = {"row": name[0], "col": name[1:]}
+            if self.state == "picked":
+                return _("gap, row %(row)s, column %(col)s: choose a 2") % place
+            if self.state == "choose":
+                return _("gap, row %(row)s, column %(col)s: wants a 2") % place
+            if self.fits is not None:
+                return _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
+                    **place,
+                    "card": card_name(self.fits),
+                }
+            if self.after_king:
+                return _("gap, row %(row)s, column %(col)s: dead, after a king") % place
+            return _("gap, row %(row)s, column %(col)s: dead, after a gap") % place
+        where = card_name(self.card)
+        if self.located:
+            where = _("%(card)s, row %(row)s, column %(col)s") % {
+                "card": where,
+                "row": name[0],
+                "col": name[1:],
+            }
+        if self.state == "candidate":
+            return _("%(card)s: put it in %(cell)s") % {"card": where, "cell": self.goes}
+        if self.state == "in-place":
+            return _("%(card)s, in place") % {"card": where}
+        if self.state == "movable":
+            return _("%(card)s: move to %(cell)s") % {"card": where, "cell": self.goes}
+        return where
+
+    @property
+    def tip(self) -> str:
+        """A gap's tooltip, naming the cell as hints and coordinates do (``Gap B9``)."""
+        cell = {"cell": self.name}
+        if self.state == "picked":
+            return _("Gap %(cell)s: choose a 2") % cell
+        if self.state == "choose":
+            return _("Gap %(cell)s: wants a 2") % cell
+        if self.fits is not None:
+            return _("Gap %(cell)s: wants %(card)s") % {**cell, "card": card_name(self.fits)}
+        if self.after_king:
+            return _("Gap %(cell)s: dead, after a king") % cell
+        return _("Gap %(cell)s: dead, after a gap") % cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,31 +157,21 @@ def board(
             first_move.setdefault(move.card, move)
     cells = []
     for index, card in enumerate(position.cells):
-        name = cell_name(index)
+        name = CELL_NAMES[index]
         if card is None:
             cells.append(_gap(position, index, name, playable, picked))
-            continue
-        # A board to play says where each card is; a replay's board is looked at only.
-        where = card_name(card)
-        if playable:
-            where = _("%(card)s, row %(row)s, column %(col)s") % {
-                "card": where,
-                "row": name[0],
-                "col": name[1:],
-            }
-        if card in candidates:
-            label = _("%(card)s: put it in %(cell)s") % {"card": where, "cell": name_of(picked)}
-            cells.append(MontanaCell(name, card, "candidate", label, candidates[card].notation))
+        elif card in candidates:
+            move = candidates[card]
+            goes = name_of(picked)
+            cells.append(MontanaCell(name, card, "candidate", move.notation, goes=goes))
         elif position.in_place(index):
-            cells.append(
-                MontanaCell(name, card, "in-place", _("%(card)s, in place") % {"card": where})
-            )
+            cells.append(MontanaCell(name, card, "in-place", located=playable))
         elif card in first_move:
             move = first_move[card]
-            label = _("%(card)s: move to %(cell)s") % {"card": where, "cell": cell_name(move.cell)}
-            cells.append(MontanaCell(name, card, "movable", label, move.notation))
+            goes = CELL_NAMES[move.cell]
+            cells.append(MontanaCell(name, card, "movable", move.notation, goes=goes))
         else:
-            cells.append(MontanaCell(name, card, "idle", where))
+            cells.append(MontanaCell(name, card, "idle", located=playable))
     rows = tuple(tuple(cells[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS))
     return MontanaBoard(
         rows=rows,
@@ -132,47 +183,30 @@ def board(
 
 
 def name_of(cell: int | None) -> str:
-    return "" if cell is None else cell_name(cell)
+    return "" if cell is None else CELL_NAMES[cell]
+
+
+CELL_NAMES: Final = tuple(cell_name(index) for index in range(ROWS * COLUMNS))
 
 
 def _gap(
     position: MontanaPosition, index: int, name: str, playable: bool, picked: int | None
 ) -> MontanaCell:
-    moves = position.moves_to(index)
-    place = {"row": name[0], "col": name[1:]}
     if index % COLUMNS == 0:
+        moves = position.moves_to(index)
         if index == picked:
-            label = _("gap, row %(row)s, column %(col)s: choose a 2") % place
-            tip = _("Gap %(cell)s: choose a 2") % {"cell": name}
-            return MontanaCell(name, None, "picked", label, wants="2", tip=tip)
+            return MontanaCell(name, None, "picked")
         if len(moves) == 1 or not playable:
             move = moves[0]
-            label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
-                **place,
-                "card": card_name(move.card),
-            }
             action = move.notation if playable else None
-            tip = _("Gap %(cell)s: wants %(card)s") % {"cell": name, "card": card_name(move.card)}
-            return MontanaCell(name, None, "open", label, action, wants=move.card.symbol, tip=tip)
-        label = _("gap, row %(row)s, column %(col)s: wants a 2") % place
-        tip = _("Gap %(cell)s: wants a 2") % {"cell": name}
-        return MontanaCell(name, None, "choose", label, pick=name, wants="2", tip=tip)
+            return MontanaCell(name, None, "open", action, fits=move.card)
+        return MontanaCell(name, None, "choose", pick=name)
     wanted = position.wanted(index)
     if wanted is None:
-        if position.cells[index - 1] is not None:
-            label = _("gap, row %(row)s, column %(col)s: dead, after a king") % place
-            tip = _("Gap %(cell)s: dead, after a king") % {"cell": name}
-        else:
-            label = _("gap, row %(row)s, column %(col)s: dead, after a gap") % place
-            tip = _("Gap %(cell)s: dead, after a gap") % {"cell": name}
-        return MontanaCell(name, None, "dead", label, tip=tip)
-    label = _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
-        **place,
-        "card": card_name(wanted),
-    }
-    action = moves[0].notation if playable else None
-    tip = _("Gap %(cell)s: wants %(card)s") % {"cell": name, "card": card_name(wanted)}
-    return MontanaCell(name, None, "open", label, action, wants=wanted.symbol, tip=tip)
+        after_king = position.cells[index - 1] is not None
+        return MontanaCell(name, None, "dead", after_king=after_king)
+    action = position.moves_to(index)[0].notation if playable else None
+    return MontanaCell(name, None, "open", action, fits=wanted)
 
 
 def hinted_places(position: Position, notation: str) -> frozenset[str]:

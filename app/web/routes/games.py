@@ -87,7 +87,7 @@ def my_games(
 
 
 @router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
-def game_page(
+async def game_page(
     request: Request,
     db: DatabaseDep,
     solvers: SolversDep,
@@ -142,7 +142,7 @@ def game_hint(request: Request, db: DatabaseDep, solvers: SolversDep, game_id: s
 
 
 @router.post("/{game_id}/actions", name="game_action")
-def game_action(
+async def game_action(
     request: Request,
     db: DatabaseDep,
     player: PlayerDep,
