@@ -87,8 +87,10 @@ class Database:
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
             Path(self.url.database).parent.mkdir(parents=True, exist_ok=True)
-        # Pre-ping: a connection the database dropped is replaced before use, not failed on.
-        self.engine: Engine = create_engine(self.url, pool_pre_ping=True)
+        # Pre-ping: a connection the server dropped is replaced before use, not failed on.
+        # SQLite has no server to drop one (a broken file connection is let go of on its
+        # error, below), so it is not pinged: that was a SELECT 1 before every transaction.
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=not self.is_sqlite)
         if self.is_sqlite:
             _configure_sqlite(self.engine)
         _drop_broken_connections(self.engine)
@@ -147,6 +149,9 @@ class Database:
     def _commit_together(self, batch: list[_Work[Any]]) -> None:
         try:
             with _storage_errors(), self._writes() as session, session.begin():
+                if len(batch) == 1:  # alone: its error rolls back the transaction, no savepoint
+                    batch[0].result = batch[0].work(session)
+                    return
                 for item in batch:
                     try:
                         with _storage_errors(), session.begin_nested():

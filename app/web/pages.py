@@ -19,7 +19,7 @@ from app.service import Game, Table
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.players import current_player
-from app.web.templating import clock
+from app.web.templating import clock, paths
 from app.words import sentence
 
 
@@ -79,8 +79,8 @@ def render_game(
         announcement=announcement,
         fragment=fragment,
         # Found once a render, paths only: the fragment names them on every form and link.
-        game_url=request.url_for("game_page", game_id=game.id).path,
-        action_url=request.url_for("game_action", game_id=game.id).path,
+        game_url=paths(request).path_for(request, "game_page", game_id=game.id),
+        action_url=paths(request).path_for(request, "game_action", game_id=game.id),
     )
     # A game moves on: Back and Forward must never show an old board from a cache (the
     # browser's back/forward cache keeps no page that says no-store).

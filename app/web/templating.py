@@ -6,6 +6,7 @@ import re
 from collections.abc import Container, Iterable
 from datetime import timedelta
 from typing import Any, Final, Protocol
+from urllib.parse import urlsplit
 
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
@@ -42,27 +43,42 @@ def clock(milliseconds: int) -> str:
 URL_PATHS_KEPT: Final = 4096
 
 
-def make_url_for(base_url: str = "") -> Any:
-    """Starlette's ``url_for``, with each route's path found once per site (one site, one
-    set of templates): finding it tries every route in turn, an exception each miss, and
-    the board asks dozens of times a render, so that was about a fifth of a move's render.
+class Paths:
+    """Each route's path found once per site (one site, one set of templates): finding it
+    tries every route in turn, an exception each miss, and a page asks a dozen times a
+    render. With ``base_url`` (the ``BASE_URL`` setting) absolute links are built from it,
+    never from the request's ``Host`` header."""
 
-    With ``base_url`` (the ``BASE_URL`` setting) absolute links are built from it, never
-    from the request's ``Host`` header."""
-    paths: dict[tuple[str, tuple[tuple[str, Any], ...]], URLPath] = {}
+    def __init__(self, base_url: str = "") -> None:
+        self.base_url = base_url
+        self.prefix = urlsplit(base_url).path.rstrip("/")
+        self.found: dict[tuple[str, tuple[tuple[str, Any], ...]], URLPath] = {}
 
-    @pass_context
-    def url_for(context: dict[str, Any], name: str, /, **path_params: Any) -> URL:
-        request: Request = context["request"]
+    def route_path(self, request: Request, name: str, path_params: dict[str, Any]) -> URLPath:
         key = (name, tuple(sorted(path_params.items())))
-        path = paths.get(key)
+        path = self.found.get(key)
         if path is None:
-            if len(paths) >= URL_PATHS_KEPT:
-                paths.clear()
-            path = paths[key] = request.scope["router"].url_path_for(name, **path_params)
-        return path.make_absolute_url(base_url=base_url or request.base_url)
+            if len(self.found) >= URL_PATHS_KEPT:
+                self.found.clear()
+            path = self.found[key] = request.scope["router"].url_path_for(name, **path_params)
+        return path
 
-    return url_for
+    def url_for(self, request: Request, name: str, /, **path_params: Any) -> URL:
+        """Starlette's ``url_for``: the absolute URL."""
+        path = self.route_path(request, name, path_params)
+        return path.make_absolute_url(base_url=self.base_url or request.base_url)
+
+    def path_for(self, request: Request, name: str, /, **path_params: Any) -> str:
+        """The path alone (``/games/…/actions``), as forms and links on the site's own pages
+        use it: what ``url_for(…).path`` gives, without building and parsing a whole URL."""
+        prefix = self.prefix if self.base_url else request.scope.get("root_path", "")
+        return f"{prefix}{self.route_path(request, name, path_params)}"
+
+
+def paths(request: Request) -> Paths:
+    """The site's :class:`Paths` (kept with its templates)."""
+    found: Paths = request.app.state.templates.env.globals["paths"]
+    return found
 
 
 CELLS_KEPT: Final = 20_000
@@ -147,6 +163,9 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["clock_formats"] = " ".join(CLOCK_FORMATS)
     env.globals["idle_cap_ms"] = IDLE_CAP // timedelta(milliseconds=1)
     env.globals["htmx_version"] = HTMX_VERSION
-    env.globals["url_for"] = make_url_for(base_url)
+    found = Paths(base_url)
+    env.globals["paths"] = found
+    env.globals["url_for"] = pass_context(lambda c, *a, **k: found.url_for(c["request"], *a, **k))
+    env.globals["path_for"] = pass_context(lambda c, *a, **k: found.path_for(c["request"], *a, **k))
     env.globals["cell_markup"] = make_cell_markup(env)
     return Jinja2Templates(env=env)

@@ -13,14 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Final, Literal
 
 from fastapi import Request
 from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage, Storage, storage_from_string
+from limits.storage import Storage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
+from limits.util import WindowStats
 
 from app.config import Settings
 from app.web.players import current_player
@@ -42,10 +45,61 @@ class TooManyRequests(Exception):
         self.cost = cost
 
 
+class LocalWindows:
+    """Moving windows counted in this process's memory (the default store).
+
+    ``limits``' own memory store starts a timer thread every 10 ms while requests come in,
+    and each one walks every key: a thread start a few requests, and a cost that grows with
+    the number of players. Here each key keeps the times of its hits in its window; a hit
+    drops the ones that left it, and now and then the keys with none left are let go.
+    """
+
+    SWEEP_EVERY: Final = 60.0
+    """Seconds between two passes letting go of keys whose window is empty."""
+
+    def __init__(self) -> None:
+        self._hits: dict[str, tuple[float, deque[float]]] = {}
+        self._lock = threading.Lock()
+        self._swept = time.monotonic()
+
+    def hit(self, item: RateLimitItem, key: str) -> bool:
+        now = time.monotonic()
+        window = float(item.get_expiry())
+        with self._lock:
+            if now - self._swept > self.SWEEP_EVERY:
+                self._sweep(now)
+            _window, hits = self._hits.setdefault(key, (window, deque()))
+            while hits and hits[0] <= now - window:
+                hits.popleft()
+            if len(hits) >= item.amount:
+                return False
+            hits.append(now)
+            return True
+
+    def get_window_stats(self, item: RateLimitItem, key: str) -> WindowStats:
+        """When the oldest hit in the window leaves it (seconds since the epoch), and how
+        many hits are left until then."""
+        now = time.monotonic()
+        window = float(item.get_expiry())
+        with self._lock:
+            _window, hits = self._hits.get(key, (window, deque()))
+            live = [at for at in hits if at > now - window]
+        leaves = (live[0] + window - now) if live else 0.0
+        return WindowStats(time.time() + leaves, max(0, item.amount - len(live)))
+
+    def _sweep(self, now: float) -> None:
+        self._swept = now
+        for key, (window, hits) in list(self._hits.items()):
+            if not hits or hits[-1] <= now - window:
+                del self._hits[key]
+
+
 class Throttle:
     def __init__(self, settings: Settings) -> None:
-        storage = _storage(settings.rate_limit_storage)
-        self.limiter = MovingWindowRateLimiter(storage)
+        url = settings.rate_limit_storage
+        self.limiter: LocalWindows | MovingWindowRateLimiter = (
+            MovingWindowRateLimiter(_storage(url)) if url else LocalWindows()
+        )
         self.limits: dict[Cost, tuple[RateLimitItem, RateLimitItem]] = {
             "action": (parse(settings.rate_limit_player), parse(settings.rate_limit_address)),
             "search": (
@@ -98,8 +152,6 @@ def limited(
 
 
 def _storage(url: str) -> Storage:
-    if not url:
-        return MemoryStorage()
     storage = storage_from_string(url)
     if not isinstance(storage, Storage):
         raise ValueError(f"RATE_LIMIT_STORAGE must name a synchronous store, not {url!r}")
