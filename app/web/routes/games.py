@@ -165,8 +165,11 @@ async def game_action(
         else service.Between(source.strip(), target.strip(), max(count, 1))
     )
     acted = service.apply(db=db, game_id=game_id, action=command, version=number, player_id=player)
-    moved = acted.game.game.moved_count(acted.before, acted.move)
-    fewer = fewer_words(moved, count) if count > moved else None
+    # The controls post the board's form, which holds the cards picked up (``held``) too:
+    # only a move says how many of them went.
+    moving = isinstance(command, service.Play | service.Between)
+    moved = acted.game.game.moved_count(acted.before, acted.move) if moving else 0
+    fewer = fewer_words(moved, count) if moving and count > moved else None
     if is_htmx(request):
         said = said_after(acted, number, command)
         table = table_for(request, acted.game, auto_moves=acted.auto_moves)
