@@ -5,9 +5,11 @@ thread, one hop per dependency per request (0.1–0.2 ms each here)."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, ParamSpec, TypeVar
 
 from fastapi import Depends, Request
+from starlette.concurrency import run_in_threadpool
 
 from app.service.solvers import SolverPool
 from app.store import Database
@@ -36,3 +38,17 @@ async def _solvers(request: Request) -> SolverPool:
 
 
 SolversDep = Annotated[SolverPool, Depends(_solvers)]
+
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+async def reading(db: Database, work: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``work`` that reads the database (never writes, never waits for a solver), run where
+    it costs least: on SQLite (a local file read in WAL mode, which waits for no writer) in
+    the event loop, since handing it to a worker thread and back costs more than the read;
+    on a database server, whose answer takes a round trip, in a worker thread."""
+    if db.is_sqlite:
+        return work(*args, **kwargs)
+    return await run_in_threadpool(work, *args, **kwargs)

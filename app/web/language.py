@@ -8,6 +8,7 @@ language: a shared game link opens in the reader's own language.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from http.cookies import SimpleCookie
 from typing import Annotated, Final
 
@@ -24,7 +25,12 @@ COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
 
 def choose(headers: Headers, *, pseudo: bool = False) -> i18n.LocaleCode:
     """The ``lang`` cookie's language if it names one, else ``Accept-Language``'s best."""
-    raw = headers.get("cookie")
+    return _choose(headers.get("cookie"), headers.get("accept-language"), pseudo)
+
+
+@lru_cache(maxsize=1024)
+def _choose(raw: str | None, accept_language: str | None, pseudo: bool) -> i18n.LocaleCode:
+    # A browser sends the same two headers with every request: each pair is read once.
     if raw:
         cookie: SimpleCookie = SimpleCookie()
         try:
@@ -35,7 +41,7 @@ def choose(headers: Headers, *, pseudo: bool = False) -> i18n.LocaleCode:
         code = i18n.language_of(morsel.value if morsel else None)
         if code is not None and (code != i18n.PSEUDO or pseudo):
             return code
-    return i18n.negotiate(headers.get("accept-language"))
+    return i18n.negotiate(accept_language)
 
 
 class Language:

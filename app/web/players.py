@@ -19,15 +19,26 @@ def _signer(request: Request) -> URLSafeSerializer:
 
 
 def current_player(request: Request) -> str | None:
-    """The player id the cookie proves, or None (no cookie, or a forged one)."""
+    """The player id the cookie proves, or None (no cookie, or a forged one); checked
+    once a request (the route, the rate limits and the page all ask)."""
+    scope = request.scope
+    if PROVEN in scope:
+        found: str | None = scope[PROVEN]
+        return found
     raw = request.cookies.get(COOKIE)
-    if not raw:
-        return None
-    try:
-        value = _signer(request).loads(raw)
-    except BadSignature:
-        return None
-    return value if isinstance(value, str) else None
+    found = None
+    if raw:
+        try:
+            value = _signer(request).loads(raw)
+        except BadSignature:
+            value = None
+        found = value if isinstance(value, str) else None
+    scope[PROVEN] = found
+    return found
+
+
+PROVEN: Final = "solitaire.player"
+"""Where a request keeps the player its cookie proved."""
 
 
 def remember_player(request: Request, response: Response, player_id: str) -> None:

@@ -4,16 +4,20 @@ actions, help, replay, and its position and history as text."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Final
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from app import service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import Position, Verdict
-from app.web.deps import DatabaseDep, SolversDep
+from app.service.solvers import SolverPool
+from app.store import Database
+from app.web.deps import DatabaseDep, SolversDep, reading
 from app.web.errors import FormError, too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import (
@@ -106,26 +110,48 @@ async def game_page(
     (after a hint form posted without JavaScript); ``check`` asks if it can still be won.
     ``refused``, ``stale`` and ``slow`` say why a form posted without JavaScript changed
     nothing."""
-    if check:
-        game, answer = service.winnable(db=db, solvers=solvers, game_id=game_id)
-        return render_game(request, table_for(request, game), message=verdict_words(game, answer))
+    if check:  # waits for the solver (up to a second): never on the event loop
+        return await run_in_threadpool(_checked_page, request, db, solvers, game_id)
+    notes = _Notes(pick or sel, hint, refused, stale, fewer, slow)
+    return await reading(db, _game_page, request, db, game_id, notes)
+
+
+@dataclass(frozen=True, slots=True)
+class _Notes:
+    """What the game page's query asks it to show besides the game."""
+
+    pick: str
+    hint: str
+    refused: str
+    stale: str
+    fewer: str
+    slow: str
+
+
+def _checked_page(request: Request, db: Database, solvers: SolverPool, game_id: str) -> Response:
+    game, answer = service.winnable(db=db, solvers=solvers, game_id=game_id)
+    return render_game(request, table_for(request, game), message=verdict_words(game, answer))
+
+
+def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> Response:
     game = service.load(db=db, game_id=game_id)
-    message = describe_hint(game, hint[:32], True) if hint and not game.is_over else None
-    if refused:
-        message = refusal(game, refused[:32])
-    elif stale:
+    hint = notes.hint[:32]
+    message = describe_hint(game, hint, True) if hint and not game.is_over else None
+    if notes.refused:
+        message = refusal(game, notes.refused[:32])
+    elif notes.stale:
         message = stale_message()
-    elif slow:
+    elif notes.slow:
         message = too_many_words("action")
-    elif fewer:
-        moved, _sep, held = fewer.partition("-")
+    elif notes.fewer:
+        moved, _sep, held = notes.fewer.partition("-")
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
             message = fewer_words(int(moved), int(held))
     return render_game(
         request,
         table_for(request, game),
-        pick=(pick or sel)[:16] or None,
-        hint=hint[:32] or None,
+        pick=notes.pick[:16] or None,
+        hint=hint or None,
         message=message,
     )
 
@@ -142,7 +168,7 @@ def game_hint(request: Request, db: DatabaseDep, solvers: SolversDep, game_id: s
 
 
 @router.post("/{game_id}/actions", name="game_action")
-async def game_action(
+def game_action(
     request: Request,
     db: DatabaseDep,
     player: PlayerDep,
