@@ -60,6 +60,12 @@
 
   // -- keyboard ----------------------------------------------------------------------------
 
+  // The control a key works: in #game, else in the controls after it (#more).
+  function control(key) {
+    const selector = `[data-key="${CSS.escape(key)}"]`;
+    return $(`#game ${selector}`) || $(`#more ${selector}`);
+  }
+
   function typing(event) {
     const t = event.target;
     return t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
@@ -103,7 +109,7 @@
     }
     if (key.length !== 1 && key !== "home") return;
     if (game.key && game.key(key)) { event.preventDefault(); return; }
-    const target = $(`#game [data-key="${CSS.escape(key)}"]`);
+    const target = control(key);
     if (target && !target.disabled) {
       event.preventDefault();
       target.click();
@@ -122,7 +128,7 @@
   document.addEventListener("htmx:beforeRequest", () => {
     // Taken before htmx disables the control that asked (hx-disabled-elt drops its focus).
     const active = document.activeElement;
-    requestFocusId = active && active.id && active.closest && active.closest("#game") ? active.id : null;
+    requestFocusId = active && active.id && active.closest && active.closest("#game, #more") ? active.id : null;
   });
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
@@ -139,6 +145,12 @@
     const game = hooks();
     gameFocus = game.remember ? game.remember(active) : null;
   });
+  let deferredFocus = null;
+  document.addEventListener("htmx:afterRequest", () => {
+    const control = deferredFocus;
+    deferredFocus = null;
+    if (control && !control.disabled && control.isConnected) control.focus();
+  });
   document.addEventListener("htmx:afterSettle", () => {
     setup();
     if (queued) { const run = queued; queued = null; run(); }
@@ -150,16 +162,19 @@
     } else if (gameFocus !== null && game.restore && game.restore(gameFocus)) {
       // The game put focus back on its board.
     } else if (focusedKey) {
-      const control = $(`#game [data-key="${CSS.escape(focusedKey)}"]`);
+      const found = control(focusedKey);
       const fallback = game.focusable ? $(game.focusable) : null;
-      if (control && !control.disabled) control.focus();
+      if (found && !found.disabled) found.focus();
       else if (fallback) fallback.focus();
     } else if (focusedId) {
       const control = document.getElementById(focusedId);
-      if (control) control.focus();
+      // A control after #game (#more) is not swapped: htmx enables it again after the
+      // swap, when the request ends; focus goes back to it then.
+      if (control && control.disabled) deferredFocus = control;
+      else if (control) control.focus();
     }
     // Never leave the player on <body>: the board (or the end screen) takes focus.
-    if (gameHadFocus && (!document.activeElement || document.activeElement === document.body)) {
+    if (!deferredFocus && gameHadFocus && (!document.activeElement || document.activeElement === document.body)) {
       const board = $([game.focusable, "#game .end-screen button"].filter(Boolean).join(", "));
       if (board) board.focus();
     }
