@@ -216,7 +216,7 @@
   document.addEventListener("htmx:afterRequest", () => { inFlight = Math.max(0, inFlight - 1); });
 
   // -- play time: the server's figure is the truth; between actions count up for at most the
-  // idle cap the server applies (data-idle-cap-ms), then wait for the next action. The time
+  // idle cap the server applies (data-idle-cap-ms on the page's .play), then wait for the next action. The time
   // is written as the server writes it: data-clock lists its formats, the first for under an
   // hour and the second from an hour on, each letter a unit (h, m, s), doubled for 2 digits.
   function clock(ms, formats) {
@@ -230,10 +230,11 @@
   let timerStart = 0;
   function tick() {
     const time = $("#game time[data-play-ms]");
-    if (!time || time.dataset.running !== "true" || !time.dataset.clock) return;
-    const cap = parseInt(time.dataset.idleCapMs, 10) || 0;
+    const play = time && time.closest("[data-clock]");
+    if (!time || !play || time.dataset.running !== "true") return;
+    const cap = parseInt(play.dataset.idleCapMs, 10) || 0;
     const played = parseInt(time.dataset.playMs, 10) + Math.min(Date.now() - timerStart, cap);
-    time.textContent = clock(played, time.dataset.clock);
+    time.textContent = clock(played, play.dataset.clock);
   }
   setInterval(tick, 1000);
 

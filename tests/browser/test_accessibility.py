@@ -53,7 +53,7 @@ def test_game_page_while_choosing_a_two(montana: MontanaUI) -> None:
     montana.act(montana.button("r"))
     with montana.swap(new_version=False):
         montana.cell("B1").click()
-    expect(montana.page.locator("#board .cell.candidate")).to_have_count(4)
+    expect(montana.page.locator("#board [data-cell].candidate")).to_have_count(4)
     assert_accessible(montana.page)
 
 

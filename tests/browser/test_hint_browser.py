@@ -16,15 +16,15 @@ def test_hint_highlights_a_move_that_can_then_be_played(montana: MontanaUI) -> N
     with montana.swap(new_version=False):
         page.keyboard.press("h")  # the Hint key
     expect(page.locator(".message")).to_contain_text(re.compile("Hint:|Still thinking"))
-    hinted = page.locator("#board .cell.hint")
+    hinted = page.locator("#board [data-cell].hint")
     expect(hinted).to_have_count(2)  # the card and the gap it goes to
     expect(montana.status("Hints")).to_have_text("1")
     assert page.request.get(montana.game_path + "/history").text() == history_before
     # The hinted card is playable: a click on it plays the hinted move.
-    card = page.locator("#board .cell.hint.card")
-    target_gap = page.locator("#board .cell.hint.gap").get_attribute("data-cell")
+    card = page.locator("#board [data-cell].hint:not(.gap)")
+    target_gap = page.locator("#board [data-cell].hint.gap").get_attribute("data-cell")
     montana.act(card)
-    expect(montana.cell(target_gap or "")).to_have_class(re.compile(r"\bcard\b"))
+    expect(montana.cell(target_gap or "")).not_to_have_class(re.compile(r"\bgap\b"))
     assert page.request.get(montana.game_path + "/history").text().count("\n") == 1
 
 

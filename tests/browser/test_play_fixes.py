@@ -90,7 +90,7 @@ def contrast(a: str, b: str) -> float:
 @pytest.mark.parametrize("kind", ["freecell", "montana"])
 def test_the_focus_ring_stands_out_on_cards_and_on_the_felt(page: Page, kind: str) -> None:
     start(page, kind)
-    card = page.locator("#board a.fc-card, #board .cell.card").first
+    card = page.locator("#board a.fc-card, #board [data-cell]:not(.gap)").first
     card.focus()
     page.keyboard.press("Shift+Tab")
     page.keyboard.press("Tab")  # focus by keyboard, so :focus-visible applies

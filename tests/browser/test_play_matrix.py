@@ -369,7 +369,7 @@ def test_montana_card_gap_two_redeal_undo_hint(
     )
     with player.answer(ui, new_version=False):
         montana_choose(player, ui, gap)
-    candidates = ui.page.locator("#board .cell.candidate")
+    candidates = ui.page.locator("#board [data-cell].candidate")
     expect(candidates).not_to_have_count(0)
     if way != "nojs":
         expect(announced).to_have_text(f"Choose the 2 to put in {gap}.")

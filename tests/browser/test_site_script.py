@@ -28,7 +28,7 @@ def test_the_scripts_clock_writes_what_the_server_writes(montana: MontanaUI) -> 
     montana.start(1)
     shown = montana.page.evaluate(
         """times => {
-          const formats = document.querySelector("#game time[data-play-ms]").dataset.clock;
+          const formats = document.querySelector(".play[data-clock]").dataset.clock;
           return times.map((ms) => window.Solitaire.clock(ms, formats));
         }""",
         TIMES,
@@ -40,9 +40,11 @@ def test_the_scripts_clock_writes_what_the_server_writes(montana: MontanaUI) -> 
 def test_the_timer_stops_at_the_idle_cap_it_is_given(montana: MontanaUI) -> None:
     montana.start(1)
     time = montana.page.locator("#game time[data-play-ms]")
-    expect(time).to_have_attribute("data-idle-cap-ms", "60000")
+    play = montana.page.locator(".play")
+    expect(play).to_have_attribute("data-idle-cap-ms", "60000")
     # Just short of an hour, with a cap of 2 s: the hour shows, and the count stops there.
-    time.evaluate("t => { t.dataset.playMs = '3599000'; t.dataset.idleCapMs = '2000'; }")
+    play.evaluate("p => { p.dataset.idleCapMs = '2000'; }")
+    time.evaluate("t => { t.dataset.playMs = '3599000'; }")
     expect(time).to_have_text("1:00:01")
     montana.page.wait_for_timeout(2_500)
     expect(time).to_have_text("1:00:01")

@@ -61,12 +61,17 @@ def test_the_timer_is_handed_the_idle_cap_and_the_clock_formats(
     client: TestClient, kind: str
 ) -> None:
     game_id = helpers.start(client, kind)
-    match = TIME.search(client.get(f"/games/{game_id}").text)
+    page = client.get(f"/games/{game_id}").text
+    match = TIME.search(page)
     assert match, "the status line shows the play time"
     attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', match[1]))
-    assert attributes["data-idle-cap-ms"] == str(IDLE_CAP // timedelta(milliseconds=1))
-    assert attributes["data-clock"] == " ".join(CLOCK_FORMATS)
     assert attributes["data-running"] == "true"
+    # Said once for the page, on the .play around #game: a move's fragment does not repeat it.
+    play = re.search(r'<div class="play"([^>]*)>', page)
+    assert play, "the play area"
+    shared = dict(re.findall(r'([\w-]+)="([^"]*)"', play[1]))
+    assert shared["data-idle-cap-ms"] == str(IDLE_CAP // timedelta(milliseconds=1))
+    assert shared["data-clock"] == " ".join(CLOCK_FORMATS)
     assert match[2] == clock(int(attributes["data-play-ms"]))
 
 

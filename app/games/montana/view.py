@@ -56,10 +56,9 @@ class MontanaCell:
 
     @property
     def classes(self) -> str:
-        """``cell movable card black``: its state, and a card's colour or a gap."""
-        return (
-            f"cell {self.state} card {self.card.colour}" if self.card else f"cell {self.state} gap"
-        )
+        """``movable black``: its state, and a card's colour or ``gap`` (the style finds a
+        cell by its ``data-cell``)."""
+        return f"{self.state} {self.card.colour}" if self.card else f"{self.state} gap"
 
     @property
     def face(self) -> str:
