@@ -141,3 +141,4 @@ def test_parse_action_accepts_exactly_the_legal_moves(deal: int, picks: list[int
     assert accepted - relocations == set(position.legal_moves())
     assert len(position.legal_moves()) == len(set(position.legal_moves()))
     assert position.is_stuck() == (not accepted)
+    assert position.has_moves() == bool(position.legal_moves())

@@ -393,7 +393,19 @@ class FreeCellPosition:
                 moves.append(FreeCellMove(source, target))
 
     def has_moves(self) -> bool:
-        return bool(self.legal_moves())
+        """Whether :meth:`legal_moves` lists any move: it stops at the first source that
+        has one (every page of a game in play asks)."""
+        moves: list[FreeCellMove] = []
+        limits = (self.max_run(), self.max_run(to_empty=True))
+        for index in range(COLUMNS):
+            self._column_moves(index, limits, moves)
+            if moves:
+                return True
+        for index in range(CELLS):
+            self._cell_moves(index, moves)
+            if moves:
+                return True
+        return False
 
     # -- reading and playing moves ---------------------------------------------------------
 

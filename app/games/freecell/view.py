@@ -1,11 +1,16 @@
 """What FreeCell's table shows, worked out from the engine so the templates only loop and
 format: each column, free cell and foundation with its cards, the words a screen reader
 says, and what a click, a double-click or a right-click does.
+
+A place is plain facts (:class:`FreeCellPlace`); its words and its cards' views are made
+from them only when its markup is, and a page keeps each place's markup
+(``templates/freecell/_place.html``), so most of a board's render is lookups.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, cast
 
 from app.games.freecell.rules import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
 from app.i18n import gettext as _
@@ -29,10 +34,21 @@ class Selection:
         return self.source if self.source in CELL_NAMES else f"{self.source}:{self.count}"
 
 
+PlaceKind = Literal["cell", "foundation", "column"]
+
+
 @dataclass(frozen=True, slots=True)
 class FreeCellCardView:
+    """One card as its place draws it: plain facts; its words (:attr:`label`) are made from
+    them in the reader's language when asked."""
+
     card: Card
-    label: str
+    kind: PlaceKind
+    """The kind of place it lies in: its words say where it is."""
+    place: str = ""
+    """Its column or free cell (``'3'``, ``'b'``)."""
+    bottom: bool = False
+    """The last card of its column."""
     select: str | None = None
     """``?sel=`` value that picks this card and the run under it up."""
     selected: bool = False
@@ -41,22 +57,123 @@ class FreeCellCardView:
     key: str = ""
     """The key that picks this card up (the top of a column's run, a free cell's card)."""
 
+    @property
+    def label(self) -> str:
+        """What a screen reader says for the card."""
+        if self.kind == "foundation":
+            return card_name(self.card)
+        if self.kind == "cell":
+            where = _("%(card)s, free cell %(cell)s") % {
+                "card": card_name(self.card),
+                "cell": self.place,
+            }
+        else:
+            where = _("%(card)s, column %(col)s") % {
+                "card": card_name(self.card),
+                "col": self.place,
+            }
+            if self.bottom:
+                where = _("%(card)s, bottom card") % {"card": where}
+        return _("%(card)s, selected") % {"card": where} if self.selected else where
+
 
 @dataclass(frozen=True, slots=True)
 class FreeCellPlace:
-    """A column, free cell or foundation: its cards and what a click on it does."""
+    """A column, free cell or foundation as plain facts: its cards, what a click on it does.
+    Its words (:attr:`label`) and its cards' views (:attr:`views`) are made from them when
+    asked. Equal facts draw the same place, so a page may keep a place's markup and reuse
+    it (:func:`app.web.templating.cell_markup`)."""
 
+    kind: PlaceKind
     name: str
-    key: str
-    label: str
-    cards: tuple[FreeCellCardView, ...]
+    """The column (``'3'``), free cell (``'b'``) or foundation's suit (``'H'``): what a
+    hint lights up."""
+    cards: tuple[Card, ...]
+    """Its cards, top to bottom; a foundation shows its top card only."""
     action: str | None = None
     """With a selection: the move a click here posts."""
-    select: str | None = None
-    """Without one: ``?sel=`` value that picks this place's movable cards up."""
     quick: str | None = None
     home: str | None = None
-    placeholder: str = ""
+    movable: int = 0
+    """How many of its last cards a click can pick up (none on a board to look at)."""
+    held: int = 0
+    """How many of its last cards are picked up."""
+
+    @property
+    def key(self) -> str:
+        """The key that names the place as a target (every foundation is ``h``)."""
+        return HOME if self.kind == "foundation" else self.name
+
+    @property
+    def placeholder(self) -> str:
+        """What an empty place shows: a foundation its suit."""
+        return SUIT_SYMBOLS[cast(Suit, self.name)] if self.kind == "foundation" else ""
+
+    @property
+    def links(self) -> bool:
+        """Its markup links to the game's page: cards to pick up or to put back."""
+        return self.action is None and bool(self.cards) and (self.movable > 0 or self.held > 0)
+
+    @property
+    def label(self) -> str:
+        """What a screen reader says for the place."""
+        name, cards = self.name, self.cards
+        if self.kind == "column":
+            if cards:
+                return _("column %(col)s, %(card)s at the bottom") % {
+                    "col": name,
+                    "card": card_name(cards[-1]),
+                }
+            return _("column %(col)s, empty") % {"col": name}
+        if self.kind == "cell":
+            if cards:
+                return _("free cell %(cell)s, %(card)s") % {
+                    "cell": name,
+                    "card": card_name(cards[0]),
+                }
+            return _("free cell %(cell)s, empty") % {"cell": name}
+        if cards:
+            return _("%(suit)s foundation, up to %(card)s") % {
+                "suit": suit_name(name),
+                "card": card_name(cards[-1]),
+            }
+        return _("%(suit)s foundation, empty") % {"suit": suit_name(name)}
+
+    @property
+    def views(self) -> tuple[FreeCellCardView, ...]:
+        """Its cards as it draws them: which a click picks up, which are held."""
+        name, kind = self.name, self.kind
+        if kind == "foundation":
+            return tuple(FreeCellCardView(card, kind) for card in self.cards)
+        if kind == "cell":
+            if not self.movable:
+                return tuple(FreeCellCardView(card, kind, name) for card in self.cards)
+            chosen = self.held > 0
+            return tuple(
+                FreeCellCardView(
+                    card, kind, name, select=name, selected=chosen, source=name, count=1, key=name
+                )
+                for card in self.cards
+            )
+        run, held, total = self.movable, self.held, len(self.cards)
+        views = []
+        for depth, card in enumerate(self.cards):
+            count = total - depth
+            movable = count <= run
+            views.append(
+                FreeCellCardView(
+                    card,
+                    kind,
+                    name,
+                    bottom=count == 1,
+                    select=f"{name}:{count}" if movable else None,
+                    selected=count <= held,
+                    source=name if movable else "",
+                    count=count if movable else 0,
+                    key=name if count == run and not self.action else "",
+                )
+            )
+        return tuple(views)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,98 +232,43 @@ def board(
         quick, home = position.quick_move(source), position.home_move(source)
         return (quick.notation if quick else None, home.notation if home else None)
 
+    held_source, held_count = (selection.source, selection.count) if selection else ("", 0)
     columns = []
     for index, (name, cards) in enumerate(zip(COLUMN_NAMES, position.columns, strict=True)):
-        run = position.movable_run_length(index) if playable else 0
-        action = action_to(name)
-        views = []
-        for depth, card in enumerate(cards):
-            count = len(cards) - depth
-            movable = count <= run
-            chosen = bool(selection and selection.source == name and count <= selection.count)
-            where = _("%(card)s, column %(col)s") % {"card": card_name(card), "col": name}
-            if count == 1:
-                where = _("%(card)s, bottom card") % {"card": where}
-            views.append(
-                FreeCellCardView(
-                    card,
-                    _("%(card)s, selected") % {"card": where} if chosen else where,
-                    select=f"{name}:{count}" if movable else None,
-                    selected=chosen,
-                    source=name if movable else "",
-                    count=count if movable else 0,
-                    key=name if count == run and not action else "",
-                )
-            )
         quick, home = quick_and_home(name)
-        if cards:
-            label = _("column %(col)s, %(card)s at the bottom") % {
-                "col": name,
-                "card": card_name(cards[-1]),
-            }
-        else:
-            label = _("column %(col)s, empty") % {"col": name}
         columns.append(
             FreeCellPlace(
+                "column",
                 name,
-                name,
-                label,
-                tuple(views),
-                action=action,
-                select=name if run and not selection else None,
+                cards,
+                action=action_to(name),
                 quick=quick,
                 home=home,
+                movable=position.movable_run_length(index) if playable else 0,
+                held=held_count if held_source == name else 0,
             )
         )
     cells = []
     for slot, occupant in zip(CELL_NAMES, position.cells, strict=True):
-        chosen = bool(selection and selection.source == slot)
-        held: tuple[FreeCellCardView, ...] = ()
-        if occupant is not None:
-            where = _("%(card)s, free cell %(cell)s") % {"card": card_name(occupant), "cell": slot}
-            label = _("%(card)s, selected") % {"card": where} if chosen else where
-            view = FreeCellCardView(occupant, label, slot, chosen, slot, 1, slot)
-            held = (view if playable else FreeCellCardView(occupant, where),)
         quick, home = quick_and_home(slot)
-        if occupant is not None:
-            cell_label = _("free cell %(cell)s, %(card)s") % {
-                "cell": slot,
-                "card": card_name(occupant),
-            }
-        else:
-            cell_label = _("free cell %(cell)s, empty") % {"cell": slot}
         cells.append(
             FreeCellPlace(
+                "cell",
                 slot,
-                slot,
-                cell_label,
-                held,
+                () if occupant is None else (occupant,),
                 action=action_to(slot),
-                select=slot if occupant and playable and not selection else None,
-                home=home,
                 quick=quick,
+                home=home,
+                movable=1 if occupant is not None and playable else 0,
+                held=1 if held_source == slot else 0,
             )
         )
     home_action = action_to(HOME)
     foundations = []
     for suit in FOUNDATION_SUITS:
         top = position.foundation_card(suit)
-        if top:
-            label = _("%(suit)s foundation, up to %(card)s") % {
-                "suit": suit_name(suit),
-                "card": card_name(top),
-            }
-        else:
-            label = _("%(suit)s foundation, empty") % {"suit": suit_name(suit)}
         foundations.append(
-            FreeCellPlace(
-                suit,
-                HOME,
-                label,
-                (FreeCellCardView(top, card_name(top)),) if top else (),
-                action=home_action,
-                placeholder=SUIT_SYMBOLS[suit],
-            )
+            FreeCellPlace("foundation", suit, (top,) if top else (), action=home_action)
         )
     return FreeCellBoard(
         cells=tuple(cells),
