@@ -89,7 +89,7 @@ def test_redeal_changes_the_board_and_counts_down(montana: MontanaUI) -> None:
     expect(montana.status("Redeals left")).to_have_text("1")
     expect(montana.button("r")).to_contain_text("Redeal (1 left)")
     for row in "ABCD":  # no row had a sequence, so every row's gap is in column 1
-        expect(montana.cell(f"{row}1")).to_have_class("cell choose gap")
+        expect(montana.cell(f"{row}1")).to_have_class("choose gap")
 
 
 def test_keyboard_play(montana: MontanaUI) -> None:
@@ -165,14 +165,14 @@ def test_choosing_a_two_for_a_column_one_gap(montana: MontanaUI) -> None:
     expect(page.locator(".pick-note")).to_contain_text("Choose the 2 to put in A1")
     candidates = page.locator("#board [data-cell].candidate")
     expect(candidates).to_have_count(4)
-    expect(montana.cell("A1")).to_have_class("cell picked gap")
+    expect(montana.cell("A1")).to_have_class("picked gap")
     labels = candidates.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")
     assert all(label.startswith("2 of ") and label.endswith("put it in A1") for label in labels)
 
     with montana.swap(new_version=False):
         page.keyboard.press("Escape")  # cancels the choice
     expect(candidates).to_have_count(0)
-    expect(montana.cell("A1")).to_have_class("cell choose gap")
+    expect(montana.cell("A1")).to_have_class("choose gap")
 
     with montana.swap(new_version=False):
         montana.cell("A1").click()
