@@ -76,7 +76,7 @@ function init(args)
 end
 function request()
   local action = version %% 2 == 0 and move or "action=undo"
-  return wrk.format("POST", path, headers, action .. "&version=" .. version)
+  return wrk.format("POST", path, headers, action .. "&version=" .. version .. "&shown=en")
 end
 function response(status, headers, body)
   if status == 200 then version = version + 1 end

@@ -92,17 +92,34 @@ async def play_game(
     start = await client.post("/games", data={"kind": kind, "deal": deal})
     game_id = start.headers["location"].rsplit("/", 1)[1]
     version = 0
+    # What the board's form posts besides: "shown" when it is drawn plainly (the answer
+    # then sends only the cells that changed), as a browser's page would post it.
+    shown = board_shown((await client.get(f"/games/{game_id}", headers=HX)).text, "")
     for _ in range(max_actions):
         text = (await client.get(f"/games/{game_id}/position")).text
         action = CHOOSERS[kind](rules_for(kind).parse(text), rng)
-        response = await timed_action(client, game_id, action or "resign", version, samples)
+        response = await timed_action(
+            client, game_id, action or "resign", version, samples, shown
+        )
         found = GAME_STATE.search(response.text)
         assert found, response.text[:300]
         version, status = int(found.group(1)), found.group(2)
+        shown = board_shown(response.text, shown)
         if status != "playing" or action is None:
             return status
-    await timed_action(client, game_id, "resign", version, samples)
+    await timed_action(client, game_id, "resign", version, samples, shown)
     return "lost"
+
+
+SHOWN = re.compile(r'name="shown" value="(\w+)"')
+
+
+def board_shown(fragment: str, before: str) -> str:
+    """The board's "shown" field after an answer: the kept board keeps its own."""
+    if '<form id="board" hx-preserve="true">' in fragment:
+        return before
+    found = SHOWN.search(fragment)
+    return found.group(1) if found else ""
 
 
 async def timed_action(
@@ -111,11 +128,13 @@ async def timed_action(
     action: str,
     version: int,
     samples: dict[str, list[float]],
+    shown: str = "",
 ) -> httpx.Response:
     began = time.perf_counter()
-    response = await client.post(
-        f"/games/{game_id}/actions", data={"action": action, "version": str(version)}, headers=HX
-    )
+    fields = {"action": action, "version": str(version)}
+    if shown:
+        fields["shown"] = shown
+    response = await client.post(f"/games/{game_id}/actions", data=fields, headers=HX)
     samples["client_ms"].append((time.perf_counter() - began) * 1000)
     assert response.status_code == 200, response.text[:300]
     samples["server_ms"].append(server_ms(response))
@@ -212,7 +231,11 @@ async def undo_cost(lengths: tuple[int, ...], seed: int, samples: int) -> None:
                             action_text = "undo"
                         response = await client.post(
                             f"/games/{game.id}/actions",
-                            data={"action": action_text, "version": str(game.version)},
+                            data={
+                                "action": action_text,
+                                "version": str(game.version),
+                                "shown": "en",  # a plain board, as a browser's page posts
+                            },
                             headers=HX,
                         )
                         assert response.status_code == 200, response.text[:300]

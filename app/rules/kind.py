@@ -51,6 +51,11 @@ class GameKind:
     """A winning line found within a small search, for the demo games (or None)."""
     uses_auto_moves: bool = False
     """Safe cards go home by themselves unless the player turned that off."""
+    board_cells: Callable[[Any], Sequence[Any]] | None = None
+    """The board's cells in a fixed order, each drawn by ``cell_template`` with the id
+    ``c-<name>``: a move's answer then sends only the cells it changed. None: the whole
+    board each time."""
+    cell_template: str = ""
     keeps_unsure_hints: bool = True
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""

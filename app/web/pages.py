@@ -6,15 +6,15 @@ game's page shows, and the game's own view (from the registry) words it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse, Response
 
-from app import service
+from app import i18n, service
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
-from app.rules.protocol import Answer
+from app.rules.protocol import Answer, Position
 from app.service import Game, Table
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
@@ -51,12 +51,16 @@ def render_game(
     pick: str | None = None,
     hint: str | None = None,
     said: str | None = None,
+    shown: Position | None = None,
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise.
 
     ``hint`` is a move to point at (its card and its place light up), never played.
     ``said`` is what the action did, in words: with ``message`` it is what the page's one
-    live region (outside ``#game``, updated out of band) announces.
+    live region (outside ``#game``, updated out of band) announces. ``shown`` is the
+    position the player's board shows, drawn plainly in this language (the board said so
+    when it posted): the fragment then keeps that board and sends only the cells that
+    changed (:func:`changed_cells`).
     """
     game = table.game
     fragment = is_htmx(request)
@@ -68,6 +72,12 @@ def render_game(
         message = verdict_words(game, table.known)
     hinted = game.game.hinted_places(game.position, hint) if hint and not game.is_over else None
     announcement = " ".join(part for part in (said, message) if part)
+    # A board drawn plainly (in play, no hint lit, no 2 being chosen) says so in what it
+    # posts, so the answer to its next move can send only what changed.
+    plain = not game.is_over and not pick and not hinted and game.game.board_cells is not None
+    changed = None
+    if fragment and plain and shown is not None:
+        changed = changed_cells(game, table, board, shown)
     response = render(
         request,
         template,
@@ -78,6 +88,8 @@ def render_game(
         hinted=hinted or frozenset(),
         announcement=announcement,
         fragment=fragment,
+        shown=i18n.current() if plain else "",
+        changed=changed,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),
@@ -86,6 +98,23 @@ def render_game(
     # browser's back/forward cache keeps no page that says no-store).
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+CHANGED_AT_MOST: Final = 0.5
+"""Past this share of the board's cells changed (a redeal), the whole board is sent."""
+
+
+def changed_cells(game: Game, table: Table, board: Any, shown: Position) -> list[Any] | None:
+    """The cells of ``board`` that differ from the same board drawn for ``shown`` (the
+    position before the action, as the player's page draws it), or None when most do."""
+    cells_of = game.game.board_cells
+    assert cells_of is not None
+    before = game.game.board(shown, playable=True, pick=None, auto_moves=table.auto_moves)
+    now, was = cells_of(board), cells_of(before)
+    if len(now) != len(was):
+        return None
+    changed = [cell for cell, old in zip(now, was, strict=True) if cell != old]
+    return changed if len(changed) <= CHANGED_AT_MOST * len(now) else None
 
 
 def stale_message() -> str:

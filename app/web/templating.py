@@ -110,20 +110,27 @@ def make_cell_markup(env: Environment) -> Any:
     kept: dict[tuple[object, ...], Markup] = {}
 
     def cell_markup(
-        template: str, cells: Iterable[Cell], hinted: Container[str], game_url: str
+        template: str,
+        cells: Iterable[Cell],
+        hinted: Container[str],
+        game_url: str,
+        oob: bool = False,
     ) -> Markup:
+        """``oob``: each cell to be put in place of the one with its id (a move's answer
+        that sends only the cells it changed)."""
         macro = env.get_template(template).module.cell  # type: ignore[attr-defined]
         locale = i18n.current()
         parts = []
         for cell in cells:
             lit = cell.name in hinted
             url = game_url if cell.links else ""
-            key = (locale, template, cell, lit, url)
+            key = (locale, template, cell, lit, url, oob)
             markup = kept.get(key)
             if markup is None:
                 if len(kept) >= CELLS_KEPT:
                     kept.clear()
-                markup = kept[key] = macro(cell, lit, url)
+                made = macro(cell, lit, url, oob=True) if oob else macro(cell, lit, url)
+                markup = kept[key] = made
             parts.append(markup)
         return Markup("").join(parts)
 

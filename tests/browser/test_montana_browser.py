@@ -305,3 +305,41 @@ def test_screenshots_at_desktop_and_phone_widths(montana: MontanaUI, artifacts: 
     page.goto("/")
     no_horizontal_scroll(page)
     page.screenshot(path=artifacts / "home-375.png", full_page=True)
+
+
+def test_a_move_answer_keeps_the_board_and_sends_the_cells_that_changed(
+    montana: MontanaUI,
+) -> None:
+    """Clicks and keys: each answer keeps the board in the page and puts back only the
+    cells that changed; the board is then exactly what a reload draws, and focus stays."""
+    page = montana.page
+    answers: list[str] = []
+    page.on(
+        "response",
+        lambda response: answers.append(response.text())
+        if response.request.method == "POST" and "/actions" in response.url
+        else None,
+    )
+    montana.start(1)
+
+    def board() -> list[tuple[str, str, str]]:
+        cells = page.locator("#board [data-cell]")
+        return [
+            (c.get_attribute("data-cell") or "", c.get_attribute("class") or "",
+             c.get_attribute("aria-label") or "")
+            for c in cells.all()
+        ]  # fmt: skip
+
+    montana.act(montana.cell("D10"))  # a click
+    montana.cell("B9").focus()
+    montana.press("Enter")  # a key
+    expect(montana.cell("B9")).to_be_focused()
+    montana.press("u")  # undo
+    assert len(answers) == 3
+    assert all('<form id="board" hx-preserve="true">' in answer for answer in answers)
+    assert all(answer.count("data-cell") <= 8 for answer in answers)
+    played = board()
+    assert page.locator("#board-version").get_attribute("value") == "3"
+    page.reload()
+    assert board() == played
+    assert montana.grid() == montana.position_grid()

@@ -30,5 +30,7 @@ KIND: Final = GameKind(
     refusals=words.REFUSALS,
     max_score=rules.IN_PLACE_MAX,
     other_actions=_redeal,
+    board_cells=view.cells,
+    cell_template="montana/_cell.html",
     keeps_unsure_hints=False,
 )

@@ -181,6 +181,11 @@ def board(
     )
 
 
+def cells(board: MontanaBoard) -> tuple[MontanaCell, ...]:
+    """The board's 52 cells, row by row."""
+    return tuple(cell for row in board.rows for cell in row)
+
+
 def name_of(cell: int | None) -> str:
     return "" if cell is None else CELL_NAMES[cell]
 

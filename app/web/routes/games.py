@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app import service, transfers
+from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import Position, Verdict
@@ -178,10 +178,13 @@ def game_action(
     source: ShortField = "",
     target: ShortField = "",
     held: ShortField = "",
+    shown: ShortField = "",
 ) -> Response:
     """Play ``action``, or the move from place ``source`` to place ``target`` (a drag and
     drop: the engine says which move that is); ``held`` is how many cards the player had
-    picked up, so the answer can say when fewer of them moved."""
+    picked up, so the answer can say when fewer of them moved. ``shown`` (a language) says
+    the board posting was drawn plainly in it: the answer sends only the cells that
+    changed."""
     request.app.state.throttle.check(request, player)
     number = _version(version)
     count = int(held) if DIGITS.fullmatch(held.strip()) else 0
@@ -199,7 +202,8 @@ def game_action(
     if is_htmx(request):
         said = said_after(acted, number, command)
         table = table_for(request, acted.game, auto_moves=acted.auto_moves)
-        return render_game(request, table, said=said, message=fewer)
+        drawn = acted.before if shown and shown == i18n.current() else None
+        return render_game(request, table, said=said, message=fewer, shown=drawn)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}")
