@@ -137,6 +137,21 @@ def make_cell_markup(env: Environment) -> Any:
     return cell_markup
 
 
+def make_kept(env: Environment) -> Any:
+    """``kept(template)``: a template that draws the same for every request in a language
+    (a help panel: words only, no context), drawn once per language, then reused."""
+    kept: dict[tuple[str, str], Markup] = {}
+
+    def kept_markup(template: str) -> Markup:
+        key = (i18n.current(), template)
+        markup = kept.get(key)
+        if markup is None:
+            markup = kept[key] = Markup(env.get_template(template).render())
+        return markup
+
+    return kept_markup
+
+
 def make_templates(base_url: str = "") -> Jinja2Templates:
     env = Environment(
         loader=FileSystemLoader(ROOT / "templates"),
@@ -175,4 +190,5 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["url_for"] = pass_context(lambda c, *a, **k: found.url_for(c["request"], *a, **k))
     env.globals["path_for"] = pass_context(lambda c, *a, **k: found.path_for(c["request"], *a, **k))
     env.globals["cell_markup"] = make_cell_markup(env)
+    env.globals["kept"] = make_kept(env)
     return Jinja2Templates(env=env)

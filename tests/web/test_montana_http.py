@@ -228,7 +228,7 @@ def test_choosing_a_two_for_a_column_one_gap(client: TestClient) -> None:
     game_id = start(client)
     act(client, game_id, "redeal", 0)
     page = client.get(f"/games/{game_id}").text
-    assert 'href="http://testserver/games/' in page and "?pick=A1" in page
+    assert 'href="/games/' in page and "?pick=A1" in page
     picking = client.get(f"/games/{game_id}?pick=A1", headers=HX).text
     assert "Choose the 2 to put in A1" in picking
     assert picking.count('class="candidate ') == 4
