@@ -91,6 +91,8 @@ class Acted:
     auto_moves: bool
     move: str = ""
     """The action's own notation (the player's move, before any automatic ones)."""
+    played: Position | None = None
+    """The position right after the player's move, before any automatic ones."""
 
 
 def act(
@@ -236,7 +238,7 @@ def _store(
         # The move an undo will take back keeps the position before it.
         rows[0].update(before=row.position, below=row.undo_top)
     queries.append_moves(session, rows)
-    return Acted(before, view(row, position, values), wanted, entries[0][1])
+    return Acted(before, view(row, position, values), wanted, entries[0][1], change.played)
 
 
 def _count_hint(session: Session, row: AnyRow, position: Position) -> Acted:
@@ -257,6 +259,7 @@ class _Change:
     moves_count: int
     undo_top: int | None
     pushes: bool = False
+    played: Position | None = None
 
 
 def _change(
@@ -274,28 +277,31 @@ def _change(
         raise GameOver("no moves are left: undo, or start a new game", "game.no_moves_left")
     # A game begun before undo snapshots keeps undoing by replay (its undo_top is None).
     pushed = None if row.undo_top is None else row.version + 1
+    played = None
     if isinstance(command, AllHome):
         entries, position = _all_home(position)
     elif isinstance(command, Between):
         move = position.action_between(command.source, command.target, command.count)
-        entries, position = _play(position, move.notation, auto)
+        entries, played, position = _play(position, move.notation, auto)
     else:
         assert isinstance(command, Play)
-        entries, position = _play(position, command.text, auto)
-    return _Change(entries, position, row.moves_count + 1, pushed, pushes=pushed is not None)
+        entries, played, position = _play(position, command.text, auto)
+    moves = row.moves_count + 1
+    return _Change(entries, position, moves, pushed, pushes=pushed is not None, played=played)
 
 
-def _play(position: Position, text: str, auto: bool) -> tuple[list[Entry], Position]:
-    """The move, then the automatic moves after it (when the player wants them)."""
+def _play(position: Position, text: str, auto: bool) -> tuple[list[Entry], Position, Position]:
+    """The move, then the automatic moves after it (when the player wants them): the
+    history rows, the position right after the move, and the one after them all."""
     move = position.parse_action(text)
-    position = position.play(move)
+    position = played = position.play(move)
     entries: list[Entry] = [(move.kind, move.notation)]
     automatic = position.automatic_move() if auto else None
     while automatic is not None and len(entries) <= MAX_AUTO_MOVES:
         position = position.play(automatic)
         entries.append(("auto", automatic.notation))
         automatic = position.automatic_move()
-    return entries, position
+    return entries, played, position
 
 
 def _undo(session: Session, row: AnyRow) -> _Change:

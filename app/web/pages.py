@@ -151,7 +151,7 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
         }
     else:
         # The move as the service stored it (a drop's places already made into its move).
-        played = before.play(before.parse_action(acted.move))
+        played = acted.played or before.play(before.parse_action(acted.move))
         words = sentence(after.game.describe("move", acted.move, before, played))
         if added > 1:
             autos = added - 1
