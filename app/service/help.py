@@ -96,4 +96,4 @@ def _counted(db: Database, game: Game) -> Game:
 
 
 def _job(question: Literal["hint", "answer"], game: Game) -> Job:
-    return Job(question, game.kind, game.position.to_text())
+    return Job(question, game.kind, game.text or game.position.to_text())

@@ -64,6 +64,9 @@ class Game:
     created_at: datetime
     last_action_at: datetime
     finished_at: datetime | None
+    text: str = ""
+    """The position as stored (its notation), when read from the row: the key the
+    solver's kept answers are found by, without writing the position out again."""
 
     @property
     def game(self) -> GameKind:
@@ -122,7 +125,10 @@ def position_of(kind: str, text: str) -> Position:
     return game_kind(kind).rules.parse(text)
 
 
-GAME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Game)) - {"position"}
+GAME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Game)) - {
+    "position",
+    "text",
+}
 
 
 def view(
@@ -149,9 +155,12 @@ def view(
         created_at=record.created_at,
         last_action_at=record.last_action_at,
         finished_at=record.finished_at,
+        text=record.position,
     )
     if changes:
         fields: dict[str, Any] = {k: v for k, v in changes.items() if k in GAME_FIELDS}
+        if "position" in changes:
+            fields["text"] = changes["position"]
         game = dataclasses.replace(game, **fields)
     return game
 
