@@ -189,6 +189,12 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["paths"] = found
     env.globals["url_for"] = pass_context(lambda c, *a, **k: found.url_for(c["request"], *a, **k))
     env.globals["path_for"] = pass_context(lambda c, *a, **k: found.path_for(c["request"], *a, **k))
+    # The site's macros (templates/_macros.html) need nothing from a page's context: made
+    # once, as globals. Importing them in each template made their module again at every
+    # render (Jinja2 compares the importing context's globals each time).
+    macros = env.get_template("_macros.html").module
+    for name in ("action_form", "new_game_form", "play_time"):
+        env.globals[name] = getattr(macros, name)
     env.globals["cell_markup"] = make_cell_markup(env)
     env.globals["kept"] = make_kept(env)
     return Jinja2Templates(env=env)

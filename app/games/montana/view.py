@@ -8,6 +8,7 @@ fill a column-1 gap, or nothing).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -144,8 +145,17 @@ def board(
     position: Position, *, playable: bool = True, pick: str | None = None, auto_moves: bool = True
 ) -> MontanaBoard:
     """The board as the player sees it; ``playable`` False draws it for looking only
-    (Montana makes no automatic moves: ``auto_moves`` is not used)."""
+    (Montana makes no automatic moves: ``auto_moves`` is not used).
+
+    A board is plain facts, no words, so the same position always makes the same board:
+    the last boards made are kept. A move's answer compares the board before it (made by
+    the answer before) with the one after, and an undo goes back to a board made before."""
     assert isinstance(position, MontanaPosition)
+    return _board(position, playable, pick)
+
+
+@functools.lru_cache(maxsize=1024)
+def _board(position: MontanaPosition, playable: bool, pick: str | None) -> MontanaBoard:
     picked = picked_gap(position, pick) if playable else None
     candidates = {}
     if picked is not None:
