@@ -156,10 +156,13 @@ class MontanaPosition:
     redeals_left: int = REDEALS[DEFAULT_VARIANT]
     redeals_done: int = 0
     _where: dict[Card, Cell] = field(init=False, repr=False, compare=False, hash=False)
+    _runs: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
+    """Each row's cards in place (the board view asks of every card, the score of every row)."""
 
     def __post_init__(self) -> None:
         where = {card: cell for cell, card in enumerate(self.cells) if card is not None}
         object.__setattr__(self, "_where", where)
+        object.__setattr__(self, "_runs", tuple(self._run(row) for row in range(ROWS)))
 
     # -- reading the board -------------------------------------------------------------
 
@@ -173,6 +176,9 @@ class MontanaPosition:
 
     def sequence_length(self, row: int) -> int:
         """How many cards of ``row`` are in place (2, 3, … of one suit from column 1)."""
+        return self._runs[row]
+
+    def _run(self, row: int) -> int:
         start = row * COLUMNS
         first = self.cells[start]
         if first is None or first.rank != 2:
@@ -193,7 +199,7 @@ class MontanaPosition:
     @property
     def score(self) -> int:
         """Cards in place, 0 … 48."""
-        return sum(self.sequence_length(row) for row in range(ROWS))
+        return sum(self._runs)
 
     @property
     def cards_left(self) -> int:
