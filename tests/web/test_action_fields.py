@@ -93,3 +93,23 @@ def test_a_drop_on_an_old_version_is_stale(client: TestClient) -> None:
     assert freecell.parse(client.get(f"/games/{game_id}/position").text) == start.play(
         start.parse_action("8a")
     )
+
+
+def test_a_move_without_its_version_or_with_a_field_too_long_is_refused_readably(
+    client: TestClient,
+) -> None:
+    game_id = helpers.start(client, "montana")
+    missing = client.post(f"/games/{game_id}/actions", data={"action": "6S A13"})
+    assert missing.status_code == 422
+    assert "missing, too long or malformed" in missing.text and "version" in missing.text
+    long = client.post(
+        f"/games/{game_id}/actions", data={"version": "0", "action": "6S A13" + " " * 64}
+    )
+    assert long.status_code == 422 and "action" in long.text
+    upload = client.post(
+        f"/games/{game_id}/actions",
+        data={"version": "0"},
+        files={"action": ("move.txt", b"6S A13", "text/plain")},
+    )
+    assert upload.status_code == 422
+    assert history(client, game_id) == [], "nothing was played"
