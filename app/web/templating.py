@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 from datetime import timedelta
 from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2 import Environment, FileSystemLoader, nodes, pass_context, select_autoescape
+from jinja2.ext import Extension
+from jinja2.parser import Parser
 from markupsafe import Markup
 from starlette.datastructures import URL, URLPath
 from starlette.requests import Request
@@ -137,26 +139,45 @@ def make_cell_markup(env: Environment) -> Any:
     return cell_markup
 
 
-def make_kept(env: Environment) -> Any:
-    """``kept(template)``: a template that draws the same for every request in a language
-    (a help panel: words only, no context), drawn once per language, then reused."""
-    kept: dict[tuple[str, str], Markup] = {}
+KEPT_PARTS: Final = 4096
+"""Parts of pages kept per site (a page's head, a game's foot and controls): a few MB."""
 
-    def kept_markup(template: str) -> Markup:
-        key = (i18n.current(), template)
-        markup = kept.get(key)
-        if markup is None:
-            markup = kept[key] = Markup(env.get_template(template).render())
-        return markup
 
-    return kept_markup
+class KeepExtension(Extension):
+    """``{% keep "name", key, … %}…{% endkeep %}``: a part of a page that draws the same
+    for the same keys in the same language (the site's header, a game's foot), drawn once
+    and then reused. The keys must name everything the part shows besides words."""
+
+    tags = {"keep"}  # noqa: RUF012  (Jinja2's own attribute)
+
+    def __init__(self, environment: Environment) -> None:
+        super().__init__(environment)
+        self.parts: dict[tuple[object, ...], Markup] = {}
+
+    def parse(self, parser: Parser) -> nodes.Node:
+        lineno = next(parser.stream).lineno
+        keys = [parser.parse_expression()]
+        while parser.stream.skip_if("comma"):
+            keys.append(parser.parse_expression())
+        body = parser.parse_statements(("name:endkeep",), drop_needle=True)
+        call = self.call_method("_part", [nodes.List(keys)])
+        return nodes.CallBlock(call, [], [], body).set_lineno(lineno)
+
+    def _part(self, keys: list[object], caller: Callable[[], str]) -> Markup:
+        key = (i18n.current(), *keys)
+        part = self.parts.get(key)
+        if part is None:
+            if len(self.parts) >= KEPT_PARTS:
+                self.parts.clear()
+            part = self.parts[key] = Markup(caller())
+        return part
 
 
 def make_templates(base_url: str = "") -> Jinja2Templates:
     env = Environment(
         loader=FileSystemLoader(ROOT / "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
-        extensions=["jinja2.ext.i18n"],
+        extensions=["jinja2.ext.i18n", KeepExtension],
         trim_blocks=True,
         lstrip_blocks=True,
         # Templates change with a deploy (a restart), never while serving: checking every
@@ -196,5 +217,4 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     for name in ("action_form", "new_game_form", "play_time"):
         env.globals[name] = getattr(macros, name)
     env.globals["cell_markup"] = make_cell_markup(env)
-    env.globals["kept"] = make_kept(env)
     return Jinja2Templates(env=env)

@@ -91,42 +91,58 @@ def my_games(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Notes:
+    """What the game page's query asks it to show besides the game: ``pick`` (a gap to
+    choose a card for) or ``sel`` (cards held), what the player is choosing, a state of the
+    page, never stored; ``hint``, a hint to show (after a hint form posted without
+    JavaScript); ``check``, whether it can still be won; ``refused``, ``stale``, ``fewer``
+    and ``slow``, why a form posted without JavaScript changed nothing (or less)."""
+
+    pick: str
+    hint: str
+    check: str
+    refused: str
+    stale: str
+    fewer: str
+    slow: str
+
+
+NOTES_MAX: Final = 32
+"""Beyond any real value: longer ones are cut, never refused (a page to look at)."""
+
+
+async def page_notes(request: Request) -> _Notes:
+    """The page's query, read here: FastAPI's parameter-by-parameter reading of eight
+    optional strings cost a sixth of the page."""
+    query = request.query_params
+
+    def note(name: str) -> str:
+        return query.get(name, "")[:NOTES_MAX]
+
+    return _Notes(
+        note("pick") or note("sel"),
+        note("hint"),
+        note("check"),
+        note("refused"),
+        note("stale"),
+        note("fewer"),
+        note("slow"),
+    )
+
+
 @router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
 async def game_page(
     request: Request,
     db: DatabaseDep,
     solvers: SolversDep,
     game_id: str,
-    pick: str = "",
-    sel: str = "",
-    hint: str = "",
-    check: str = "",
-    refused: str = "",
-    stale: str = "",
-    fewer: str = "",
-    slow: str = "",
+    notes: Annotated[_Notes, Depends(page_notes)],
 ) -> Response:
-    """The game; ``pick`` (a gap to choose a card for) or ``sel`` (cards held) is
-    what the player is choosing, a state of the page, never stored. ``hint`` shows a hint
-    (after a hint form posted without JavaScript); ``check`` asks if it can still be won.
-    ``refused``, ``stale`` and ``slow`` say why a form posted without JavaScript changed
-    nothing."""
-    if check:  # waits for the solver (up to a second): never on the event loop
+    """The game, with what its query asks for (:class:`_Notes`)."""
+    if notes.check:  # waits for the solver (up to a second): never on the event loop
         return await run_in_threadpool(_checked_page, request, db, solvers, game_id)
-    notes = _Notes(pick or sel, hint, refused, stale, fewer, slow)
     return await reading(db, _game_page, request, db, game_id, notes)
-
-
-@dataclass(frozen=True, slots=True)
-class _Notes:
-    """What the game page's query asks it to show besides the game."""
-
-    pick: str
-    hint: str
-    refused: str
-    stale: str
-    fewer: str
-    slow: str
 
 
 def _checked_page(request: Request, db: Database, solvers: SolverPool, game_id: str) -> Response:
@@ -136,10 +152,10 @@ def _checked_page(request: Request, db: Database, solvers: SolverPool, game_id: 
 
 def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> Response:
     game = service.load(db=db, game_id=game_id)
-    hint = notes.hint[:32]
+    hint = notes.hint
     message = describe_hint(game, hint, True) if hint and not game.is_over else None
     if notes.refused:
-        message = refusal(game, notes.refused[:32])
+        message = refusal(game, notes.refused)
     elif notes.stale:
         message = stale_message()
     elif notes.slow:
