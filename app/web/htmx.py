@@ -3,12 +3,25 @@ header it makes every response carry is set with the others in :mod:`app.web.sec
 
 from __future__ import annotations
 
+from typing import Final
+
 from starlette.requests import Request
+
+FRAGMENT: Final = "solitaire.fragment"
+"""Where a request keeps whether it wants a fragment (the route and the page both ask)."""
 
 
 def is_htmx(request: Request) -> bool:
     """An htmx request that wants a fragment (a history restore wants the whole page)."""
-    return request.headers.get("HX-Request") == "true" and not is_history_restore(request)
+    scope = request.scope
+    found = scope.get(FRAGMENT)
+    if found is None:
+        headers = request.headers
+        found = scope[FRAGMENT] = (
+            headers.get("hx-request") == "true"
+            and headers.get("hx-history-restore-request") != "true"
+        )
+    return bool(found)
 
 
 def is_history_restore(request: Request) -> bool:
