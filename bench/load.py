@@ -8,7 +8,9 @@ stay up; each round runs four steps, one after the other, on fresh games:
 
 1. **move**: the site as ``solitaire serve`` runs it (one uvicorn worker, SQLite), each
    connection playing its own Montana game: a move, then ``undo``, alternating (htmx
-   fragment, gzip), so every request is stored with its compare-and-set and commit;
+   fragment, gzip), so every request is stored with its compare-and-set and commit. Each
+   posts what the board's form posts from a page (``shown``: the board is drawn plainly,
+   so the answer sends the cells that changed, as a browser's would);
 2. **ceiling**: ``bench/ceiling.py``, bare FastAPI + Jinja2 rendering an 11 KB, 52-cell
    board in a ``def`` route, no database, no middleware: what this stack can render here;
 3. **page**: ``GET /games/{id}``, the whole game page (gzip);
@@ -17,7 +19,8 @@ stay up; each round runs four steps, one after the other, on fresh games:
 It prints, per step, the medians over rounds of req/s, p50 and p99, the slowest request,
 and the throughput as a share of the ceiling's measured in the same round (the machine is
 shared: only such ratios compare across runs). ``--profile FILE`` samples the 1-worker
-server with py-spy during the first move step (``bench/profile_shares.py FILE`` sums it).
+server with py-spy during the first move step, only the thread holding the GIL (``--gil``:
+where the one core Python can use goes); ``bench/profile_shares.py FILE`` sums it.
 Non-2xx answers and socket errors are counted; the bench fails if there are any.
 ``--smoke`` runs one round of a second a step (``make test`` runs it, so a bench that
 cannot start fails the tests).
