@@ -98,9 +98,7 @@ async def play_game(
     for _ in range(max_actions):
         text = (await client.get(f"/games/{game_id}/position")).text
         action = CHOOSERS[kind](rules_for(kind).parse(text), rng)
-        response = await timed_action(
-            client, game_id, action or "resign", version, samples, shown
-        )
+        response = await timed_action(client, game_id, action or "resign", version, samples, shown)
         found = GAME_STATE.search(response.text)
         assert found, response.text[:300]
         version, status = int(found.group(1)), found.group(2)

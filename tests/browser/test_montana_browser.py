@@ -316,9 +316,11 @@ def test_a_move_answer_keeps_the_board_and_sends_the_cells_that_changed(
     answers: list[str] = []
     page.on(
         "response",
-        lambda response: answers.append(response.text())
-        if response.request.method == "POST" and "/actions" in response.url
-        else None,
+        lambda response: (
+            answers.append(response.text())
+            if response.request.method == "POST" and "/actions" in response.url
+            else None
+        ),
     )
     montana.start(1)
 
