@@ -159,7 +159,8 @@
       if (!card.nextElementSibling) send(toHome(place));
       return;
     }
-    if (!card && board.dataset.canGoHome === "true") send({ action: "all-home" });
+    const status = $("#game [data-can-go-home]");
+    if (!card && status && status.dataset.canGoHome === "true") send({ action: "all-home" });
   });
 
   // Holding cards, a key naming a place they cannot go asks the server, which says why.

@@ -1,6 +1,6 @@
-"""A Montana move's answer keeps the board the player sees and sends only the cells that
-changed: played like a browser does (the board's fields posted, each answer applied by id,
-as htmx does), the board is always the one a whole render draws."""
+"""A move's answer keeps the board the player sees and sends only the cells (Montana) or
+places (FreeCell) that changed: played like a browser does (the board's fields posted, each
+answer applied by id, as htmx does), the board is always the one a whole render draws."""
 
 from __future__ import annotations
 
@@ -9,11 +9,22 @@ import re
 
 from fastapi.testclient import TestClient
 
+from app.games.freecell import rules as freecell
 from app.games.montana import rules as montana
 from tests.web import helpers
 from tests.web.helpers import HX
 
-CELL = re.compile(r'<div role="gridcell" id="(c-[A-D]\d+)".*?</div>', re.S)
+CELL = re.compile(
+    r'<div role="gridcell" id="(c-[A-D]\d+)".*?</div>'  # a Montana cell
+    r'|<(button|div) id="(p-\w)".*?</(?:button|div)>',  # a FreeCell place (no nested ones)
+    re.S,
+)
+
+
+def cells_in(html: str) -> dict[str, str]:
+    return {(match[1] or match[3]): match[0] for match in CELL.finditer(html)}
+
+
 OOB = ' hx-swap-oob="true"'
 FIELD = re.compile(r'<input type="hidden"(?: id="[\w-]+")? name="(\w+)" value="([^"]*)"')
 
@@ -21,8 +32,8 @@ FIELD = re.compile(r'<input type="hidden"(?: id="[\w-]+")? name="(\w+)" value="(
 class Page:
     """The board as a browser holds it: its cells by id and the fields its form posts."""
 
-    def __init__(self, client: TestClient, game_id: str) -> None:
-        self.client, self.game_id = client, game_id
+    def __init__(self, client: TestClient, game_id: str, size: int = 52) -> None:
+        self.client, self.game_id, self.size = client, game_id, size
         self.cells: dict[str, str] = {}
         self.fields: dict[str, str] = {}
         self.full_answers = self.small_answers = 0
@@ -35,9 +46,9 @@ class Page:
             self.small_answers += 1
             board, rest = html.split("</section>", 1)
             assert "data-cell" not in board, "the kept board's cells are not sent again"
-            sent = {match[1]: match[0].replace(OOB, "") for match in CELL.finditer(rest)}
+            sent = {name: cell.replace(OOB, "") for name, cell in cells_in(rest).items()}
             assert sent and set(sent) <= set(self.cells)
-            assert all(OOB in match[0] for match in CELL.finditer(rest))
+            assert all(OOB in cell for cell in cells_in(rest).values())
             self.cells.update(sent)
             version = re.search(r'id="board-version" name="version" value="(\d+)"', rest)
             assert version, "the version the next move is made on"
@@ -46,8 +57,8 @@ class Page:
         self.full_answers += 1
         start = html.index('<form id="board"')
         board = html[start : html.index("</form>", start)]
-        self.cells = {match[1]: match[0] for match in CELL.finditer(board)}
-        assert len(self.cells) == 52
+        self.cells = cells_in(board)
+        assert len(self.cells) == self.size
         self.fields = dict(FIELD.findall(board))
 
     def post(self, action: str) -> None:
@@ -59,7 +70,7 @@ class Page:
 
     def check(self) -> None:
         """What the page holds is what a whole render of the game draws now."""
-        whole = Page(self.client, self.game_id)
+        whole = Page(self.client, self.game_id, self.size)
         assert self.cells == whole.cells
         assert self.fields["version"] == whole.fields["version"]
 
@@ -126,3 +137,33 @@ def test_without_javascript_a_move_still_answers_with_the_whole_page(
     assert posted.status_code == 303
     page = client.get(posted.headers["location"]).text
     assert page.count('role="gridcell"') == 52 and "hx-preserve" not in page
+
+
+def test_freecell_moves_and_undos_send_only_the_places_that_changed(client: TestClient) -> None:
+    game_id = helpers.start(client, "freecell", "5")
+    page = Page(client, game_id, size=16)  # 4 free cells, 4 foundations, 8 columns
+    assert page.fields.get("shown") == "en"
+    rng = random.Random(5)
+    for step in range(60):
+        position = freecell.parse(client.get(f"/games/{game_id}/position").text)
+        moves = position.legal_moves()
+        # Cards home first, then moves between columns (random ones fill the free cells).
+        useful = [m for m in moves if m.target == "h"] or [
+            m for m in moves if m.target not in freecell.CELL_NAMES
+        ]
+        if (step % 6 == 5 or not moves) and int(page.fields["version"]) > 0:
+            page.post("undo")
+        elif moves:
+            page.post(rng.choice(useful or moves).notation)
+        else:
+            break
+        page.check()
+    assert page.small_answers > 30, (page.small_answers, page.full_answers)
+    # The table says whether a double-click sends cards home, outside the board it keeps.
+    assert "data-can-go-home" in client.get(f"/games/{game_id}", headers=HX).text
+
+
+def test_freecell_cards_held_are_not_a_plain_table(client: TestClient) -> None:
+    game_id = helpers.start(client, "freecell", "5")
+    holding = client.get(f"/games/{game_id}?sel=1", headers=HX).text
+    assert 'name="held"' in holding and 'name="shown"' not in holding

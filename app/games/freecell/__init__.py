@@ -33,4 +33,6 @@ KIND: Final = GameKind(
     refusals=words.REFUSALS,
     quick_line=_quick_line,
     uses_auto_moves=True,
+    board_cells=view.places,
+    cell_template="freecell/_place.html",
 )

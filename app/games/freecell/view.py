@@ -188,6 +188,11 @@ class FreeCellBoard:
     auto_moves: bool
 
 
+def places(board: FreeCellBoard) -> tuple[FreeCellPlace, ...]:
+    """Every place of the table: the free cells, the foundations, then the columns."""
+    return (*board.cells, *board.foundations, *board.columns)
+
+
 def parse_selection(position: FreeCellPosition, text: str | None) -> Selection | None:
     """Read ``?sel=3``, ``?sel=3:2`` or ``?sel=b``; None when it names nothing movable."""
     if not text:
