@@ -60,10 +60,9 @@
 
   // -- keyboard ----------------------------------------------------------------------------
 
-  // The control a key works: in #game, else in the controls after it (#more).
+  // The control a key works (in #game, its lasting controls in #more included).
   function control(key) {
-    const selector = `[data-key="${CSS.escape(key)}"]`;
-    return $(`#game ${selector}`) || $(`#more ${selector}`);
+    return $(`#game [data-key="${CSS.escape(key)}"]`);
   }
 
   function typing(event) {
@@ -128,7 +127,7 @@
   document.addEventListener("htmx:beforeRequest", () => {
     // Taken before htmx disables the control that asked (hx-disabled-elt drops its focus).
     const active = document.activeElement;
-    requestFocusId = active && active.id && active.closest && active.closest("#game, #more") ? active.id : null;
+    requestFocusId = active && active.id && active.closest && active.closest("#game") ? active.id : null;
   });
   document.addEventListener("htmx:beforeSwap", () => {
     const active = document.activeElement;
@@ -168,7 +167,7 @@
       else if (fallback) fallback.focus();
     } else if (focusedId) {
       const control = document.getElementById(focusedId);
-      // A control after #game (#more) is not swapped: htmx enables it again after the
+      // A lasting control (#more) is kept, not swapped: htmx enables it again after the
       // swap, when the request ends; focus goes back to it then.
       if (control && control.disabled) deferredFocus = control;
       else if (control) control.focus();

@@ -65,12 +65,16 @@ def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
     assert abs(after["y"] - before["y"]) < 1, (
         f"a message moved the board {after['y'] - before['y']}px"
     )
-    controls = "#game .controls > form button, #game .controls summary, #game .message, #board"
+    controls = (
+        "#game .controls button:not([hidden]), #game .controls summary, #more button, "
+        "#more summary, #game .message, #board"
+    )
     assert below_the_fold(page, controls) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
     give_up = page.locator("details.give-up")
     give_up.locator("summary").click()
-    assert below_the_fold(page, "#game .confirm button") == [], "a confirmation opens off screen"
+    assert page.locator("#more .confirm button").is_visible()
+    assert below_the_fold(page, "#more .confirm button") == [], "a confirmation opens off screen"
     page.screenshot(path=artifacts / f"play-{kind}-{size['width']}x{size['height']}.png")
 
 
