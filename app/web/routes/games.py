@@ -237,14 +237,12 @@ def game_action(
     the board posting was drawn plainly in it: the answer sends only the cells that
     changed."""
     request.app.state.throttle.check(request, player)
-    version, action, source, target = form.version, form.action, form.source, form.target
-    held, shown = form.held, form.shown
-    number = _version(version)
-    count = int(held) if DIGITS.fullmatch(held.strip()) else 0
+    number = _version(form.version)
+    count = int(form.held) if DIGITS.fullmatch(form.held.strip()) else 0
     command = (
-        service.commands.parse(action)
-        if action.strip()
-        else service.Between(source.strip(), target.strip(), max(count, 1))
+        service.commands.parse(form.action)
+        if form.action.strip()
+        else service.Between(form.source.strip(), form.target.strip(), max(count, 1))
     )
     acted = service.apply(db=db, game_id=game_id, action=command, version=number, player_id=player)
     # The controls post the board's form, which holds the cards picked up (``held``) too:
@@ -255,7 +253,7 @@ def game_action(
     if is_htmx(request):
         said = said_after(acted, number, command)
         table = table_for(request, acted.game, auto_moves=acted.auto_moves)
-        drawn = acted.before if shown and shown == i18n.current() else None
+        drawn = acted.before if form.shown and form.shown == i18n.current() else None
         return render_game(request, table, said=said, message=fewer, shown=drawn)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
