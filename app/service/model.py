@@ -12,7 +12,7 @@ from typing import Any, Final
 from app.games import game_kind
 from app.rules.kind import GameKind
 from app.rules.protocol import IllegalMoveError, Position, RuleError, Rules
-from app.store import Session, queries
+from app.store import Link, Session, queries
 from app.store.ids import GAME_ID_SHAPE
 from app.store.models import GameRecord, GameStatus
 from app.store.queries import AnyRow
@@ -111,8 +111,8 @@ def get_record(session: Session, game_id: str) -> GameRecord:
     return record
 
 
-def get_row(session: Session, game_id: str) -> AnyRow:
-    row = queries.game_row(session, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
+def get_row(link: Link, game_id: str) -> AnyRow:
+    row = queries.game_row(link, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
     if row is None:
         raise GameNotFound("no game at this address")
     return row

@@ -9,10 +9,9 @@ counted (:class:`~app.service.commands.CountHint`) and a restart go through it t
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Final, TypeVar
+from typing import Final, NoReturn
 
 from app.games import game_kind
 from app.rules.history import Entry, effective, entry, replay
@@ -37,13 +36,12 @@ from app.service.model import (
     view,
 )
 from app.service.players import wants_auto_moves
-from app.store import Conflict, Database, Session, queries
+from app.store import Conflict, Database, Link, queries
 from app.store.ids import new_game_id
 from app.store.models import GameRecord
 from app.store.queries import AnyRow
 
 MAX_AUTO_MOVES: Final = 52
-T = TypeVar("T")
 
 
 def start(
@@ -69,15 +67,17 @@ def restart(
     one transaction, so a restart is never half done."""
     now = now or utcnow()
 
-    def work(session: Session) -> Game:
-        row = get_row(session, game_id)
-        if row.status == "playing":
-            _store(session, game_id, Resign(), version, None, now)
-        record, position = _new_record(player_id, row.kind, row.variant, row.deal, now)
-        session.add(record)
-        return view(record, position)
-
-    return _transact(db, game_id, work)
+    try:
+        with db.write() as session:  # rare: a session of its own, for the new record
+            link = db.link(session)
+            row = get_row(link, game_id)
+            if row.status == "playing":
+                _store(link, game_id, Resign(), version, None, now)
+            record, position = _new_record(player_id, row.kind, row.variant, row.deal, now)
+            session.add(record)
+    except Conflict:
+        _stale(db, game_id)
+    return view(record, position)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,19 +133,19 @@ def apply(
     command = parse(action) if isinstance(action, str) else action
     moment = now or utcnow()
 
-    def work(session: Session) -> Acted:
-        return _store(session, game_id, command, version, player_id, moment)
+    def work(link: Link) -> Acted:
+        return _store(link, game_id, command, version, player_id, moment)
 
-    return _transact(db, game_id, work)
-
-
-def _transact(db: Database, game_id: str, work: Callable[[Session], T]) -> T:
     try:
         return db.transact(work)
     except Conflict:
-        # Another request stored the same ply first (the unique key held the line).
-        with db.read() as session:
-            raise StaleVersion(view(get_row(session, game_id))) from None
+        _stale(db, game_id)
+
+
+def _stale(db: Database, game_id: str) -> NoReturn:
+    """Another request stored the same ply first (the unique key held the line)."""
+    with db.look() as link:
+        raise StaleVersion(view(get_row(link, game_id))) from None
 
 
 def _new_record(
@@ -194,7 +194,7 @@ def _new_record(
 
 
 def _store(
-    session: Session,
+    link: Link,
     game_id: str,
     command: Command,
     version: int | None,
@@ -203,15 +203,15 @@ def _store(
 ) -> Acted:
     """Apply the command and store it with a compare-and-set on the version, in
     ``session``'s transaction."""
-    row = get_row(session, game_id)
+    row = get_row(link, game_id)
     before = position_of(row.kind, row.position)
     if isinstance(command, CountHint):
-        return _count_hint(session, row, before)
+        return _count_hint(link, row, before)
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
-    wanted = wants_auto_moves(session, player_id) if game_kind(row.kind).uses_auto_moves else True
+    wanted = wants_auto_moves(link, player_id) if game_kind(row.kind).uses_auto_moves else True
     try:
-        change = _change(session, row, before, command, wanted)
+        change = _change(link, row, before, command, wanted)
     except RuleError as error:
         error.game = view(row, before)  # the page that says why shows the game as it is
         raise
@@ -227,7 +227,7 @@ def _store(
         "undo_top": change.undo_top,
         **outcome_values(position, resigned, row.finished_at, now),
     }
-    if not queries.claim_version(session, game_id, version, values):
+    if not queries.claim_version(link, game_id, version, values):
         raise StaleVersion(view(row, before))
     rows: list[dict[str, object]] = [
         {"game_id": game_id, "ply": version + i, "kind": kind, "notation": text,
@@ -237,14 +237,14 @@ def _store(
     if change.pushes:
         # The move an undo will take back keeps the position before it.
         rows[0].update(before=row.position, below=row.undo_top)
-    queries.append_moves(session, rows)
+    queries.append_moves(link, rows)
     return Acted(before, view(row, position, values), wanted, entries[0][1], change.played)
 
 
-def _count_hint(session: Session, row: AnyRow, position: Position) -> Acted:
+def _count_hint(link: Link, row: AnyRow, position: Position) -> Acted:
     """One more hint (or solution) seen: no ply, the version stays."""
     values: dict[str, object] = {"hints_used": row.hints_used + 1}
-    if not queries.claim_version(session, row.id, row.version, values):
+    if not queries.claim_version(link, row.id, row.version, values):
         raise StaleVersion(view(row, position))
     return Acted(position, view(row, position, values), True)
 
@@ -262,15 +262,13 @@ class _Change:
     played: Position | None = None
 
 
-def _change(
-    session: Session, row: AnyRow, position: Position, command: Command, auto: bool
-) -> _Change:
+def _change(link: Link, row: AnyRow, position: Position, command: Command, auto: bool) -> _Change:
     if row.status == "won":
         raise GameOver("this game is won: start a new one", "game.won")
     if row.resigned:
         raise GameOver("this game was given up: start a new one", "game.given_up")
     if isinstance(command, Undo):
-        return _undo(session, row)
+        return _undo(link, row)
     if isinstance(command, Resign):
         return _Change([("resign", "resign")], position, row.moves_count, row.undo_top)
     if row.status == "lost":
@@ -304,18 +302,18 @@ def _play(position: Position, text: str, auto: bool) -> tuple[list[Entry], Posit
     return entries, played, position
 
 
-def _undo(session: Session, row: AnyRow) -> _Change:
+def _undo(link: Link, row: AnyRow) -> _Change:
     """Take back the last move or redeal in force (with the automatic moves after it): the
     position before it is stored on its row, so undo costs what a move costs."""
     snapshot = None
     if row.undo_top is not None:
         if row.undo_top == 0:
             raise IllegalMoveError("nothing to undo", "nothing_to_undo")
-        snapshot = queries.undo_snapshot(session, row.id, row.undo_top)
+        snapshot = queries.undo_snapshot(link, row.id, row.undo_top)
     if snapshot is not None and snapshot.before is not None:
         position = position_of(row.kind, snapshot.before)
         return _Change([("undo", "undo")], position, row.moves_count - 1, snapshot.below)
-    past = [entry(r.kind, r.notation) for r in queries.history(session, row.id)]
+    past = [entry(r.kind, r.notation) for r in queries.moves(link, row.id)]
     remaining = effective([*past, ("undo", "undo")])
     position = replay(game_kind(row.kind).rules, row.deal, row.variant, remaining)
     return _Change([("undo", "undo")], position, _count_moves(remaining), None)

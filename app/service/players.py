@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from app.service.model import utcnow
-from app.store import Database, Session, queries
+from app.store import Database, Link, queries
 from app.store.ids import new_player_id
 from app.store.models import PlayerRecord
 
@@ -27,8 +27,8 @@ def player_exists(*, db: Database, player_id: str) -> bool:
 
 def auto_moves(*, db: Database, player_id: str | None) -> bool:
     """Whether safe cards go home by themselves for this player (on unless turned off)."""
-    with db.read() as session:
-        return wants_auto_moves(session, player_id)
+    with db.look() as link:
+        return wants_auto_moves(link, player_id)
 
 
 def set_auto_moves(*, db: Database, player_id: str, on: bool) -> None:
@@ -38,6 +38,6 @@ def set_auto_moves(*, db: Database, player_id: str, on: bool) -> None:
             player.auto_moves = on
 
 
-def wants_auto_moves(session: Session, player_id: str | None) -> bool:
-    setting = queries.auto_moves(session, player_id) if player_id else None
+def wants_auto_moves(link: Link, player_id: str | None) -> bool:
+    setting = queries.auto_moves(link, player_id) if player_id else None
     return True if setting is None else setting

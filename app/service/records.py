@@ -16,8 +16,8 @@ PAGE_SIZE: Final = 20
 
 
 def load(*, db: Database, game_id: str) -> Game:
-    with db.read() as session:
-        return view(get_row(session, game_id))
+    with db.look() as link:
+        return view(get_row(link, game_id))
 
 
 def history(*, db: Database, game_id: str) -> list[HistoryEntry]:

@@ -13,27 +13,19 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.engine import ExceptionContext
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-__all__ = ["Conflict", "Database", "Session", "StorageError"]
+from app.store.errors import Conflict, StorageError, is_broken
+from app.store.link import Link, Statements
+
+__all__ = ["Conflict", "Database", "Link", "Session", "StorageError"]
 
 T = TypeVar("T")
-
-
-class StorageError(Exception):
-    """The database could not do its part (disk full, read-only, I/O error, gone away).
-
-    The transaction was rolled back: nothing of the request was stored.
-    """
-
-
-class Conflict(Exception):
-    """A write broke a uniqueness rule: another request got there first."""
 
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
@@ -94,9 +86,10 @@ class Database:
         if self.is_sqlite:
             _configure_sqlite(self.engine)
         _drop_broken_connections(self.engine)
-        writer = self.engine.execution_options(immediate=True)
+        self._writer = self.engine.execution_options(immediate=True)
         self._reads = sessionmaker(self.engine, expire_on_commit=False)
-        self._writes = sessionmaker(writer, expire_on_commit=False)
+        self._writes = sessionmaker(self._writer, expire_on_commit=False)
+        self._statements = Statements(self.engine.dialect)
         self._write_turn = FairLock() if self.is_sqlite else nullcontext()
         self._queue: deque[_Work[Any]] = deque()
         self._queue_guard = threading.Lock()
@@ -108,22 +101,44 @@ class Database:
             yield session
 
     @contextmanager
+    def look(self) -> Iterator[Link]:
+        """A pooled connection for one statement's read on the hot path (a game's page):
+        no session and, on SQLite, no transaction: one statement reads one consistent
+        snapshot by itself in WAL mode. Reads of several statements use :meth:`read`."""
+        with _storage_errors(), self._statements.errors():
+            pooled = self.engine.raw_connection()
+        try:
+            yield Link(pooled.driver_connection, pooled, self._statements)
+        finally:
+            pooled.close()  # back to the pool, which rolls back what a server began
+
+    def link(self, session: Session) -> Link:
+        """The hot path's queries inside ``session``'s transaction (a restart's)."""
+        return self._link(session.connection())
+
+    @contextmanager
     def write(self) -> Iterator[Session]:
         """A transaction that commits when the block ends and rolls back on any error."""
         with self._write_turn, _storage_errors(), self._writes() as session, session.begin():
             yield session
 
-    def transact(self, work: Callable[[Session], T]) -> T:
-        """``work(session)`` in a write transaction, committed before this returns; its
-        error (raised here) rolls back its own changes only.
+    def transact(self, work: Callable[[Link], T]) -> T:
+        """``work(link)`` in a write transaction, committed before this returns; its
+        error (raised here) rolls back its own changes only. The work runs the hot path's
+        statements (:class:`Link`) on a connection of SQLAlchemy Core: no session.
 
         On SQLite the writers waiting meanwhile share one transaction, each in a savepoint
         of its own, and one commit (group commit): one ``fsync`` serves them all, where a
         commit each made the disk the limit under load. Their answers wait for that commit.
         """
         if not self.is_sqlite:
-            with self.write() as session:
-                return work(session)
+            with (
+                self._write_turn,
+                _storage_errors(),
+                self._writer.connect() as connection,
+                connection.begin(),
+            ):
+                return work(self._link(connection))
         mine = _Work(work)
         with self._queue_guard:
             self._queue.append(mine)
@@ -148,14 +163,15 @@ class Database:
 
     def _commit_together(self, batch: list[_Work[Any]]) -> None:
         try:
-            with _storage_errors(), self._writes() as session, session.begin():
+            with _storage_errors(), self._writer.connect() as connection, connection.begin():
+                link = self._link(connection)
                 if len(batch) == 1:  # alone: its error rolls back the transaction, no savepoint
-                    batch[0].result = batch[0].work(session)
+                    batch[0].result = batch[0].work(link)
                     return
                 for item in batch:
                     try:
-                        with _storage_errors(), session.begin_nested():
-                            item.result = item.work(session)
+                        with _storage_errors(), connection.begin_nested():
+                            item.result = item.work(link)
                     except Exception as error:  # its savepoint is rolled back: it alone fails
                         item.error = error
         except Exception as error:  # no commit: none of them is stored
@@ -166,6 +182,9 @@ class Database:
                 item.done = True
                 item.signal.set()
 
+    def _link(self, connection: Connection) -> Link:
+        return Link(connection.connection.driver_connection, connection, self._statements)
+
     def dispose(self) -> None:
         self.engine.dispose()
 
@@ -173,7 +192,7 @@ class Database:
 class _Work(Generic[T]):
     """One writer's work for :meth:`Database.transact`, and what came of it."""
 
-    def __init__(self, work: Callable[[Session], T]) -> None:
+    def __init__(self, work: Callable[[Link], T]) -> None:
         self.work = work
         self.result: T | None = None
         self.error: Exception | None = None
@@ -199,21 +218,11 @@ def _storage_errors() -> Iterator[None]:
         raise StorageError(str(error.orig)) from error
 
 
-BROKEN_CONNECTION: Final = (
-    "readonly database",  # opened while the file was read-only: SQLite stays read-only
-    "disk i/o error",
-    "unable to open database file",
-    "database disk image is malformed",
-)
-"""SQLite errors after which a connection is not trusted again: it is closed, and every
-pooled connection with it, so the site recovers by itself once the fault has ended."""
-
-
 def _drop_broken_connections(engine: Engine) -> None:
     @event.listens_for(engine, "handle_error")
     def on_error(context: ExceptionContext) -> None:
-        message = str(context.original_exception).lower()
-        if context.dialect.name == "sqlite" and any(sign in message for sign in BROKEN_CONNECTION):
+        error = context.original_exception
+        if context.dialect.name == "sqlite" and is_broken(context.dialect, error):
             context.is_disconnect = True  # SQLAlchemy invalidates the pool
 
 

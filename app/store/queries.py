@@ -6,26 +6,33 @@ import functools
 from collections.abc import Sequence
 from typing import Any, TypeAlias, cast
 
-from sqlalchemy import Row, Table, Update, bindparam, case, func, insert, select, update
+from sqlalchemy import Table, Update, bindparam, case, func, insert, select, update
 from sqlalchemy.orm import Session
 
+from app.store.link import Link
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
 
 GAMES = cast(Table, GameRecord.__table__)
 MOVES = cast(Table, MoveRecord.__table__)
 PLAYERS = cast(Table, PlayerRecord.__table__)
-AnyRow: TypeAlias = Row[*tuple[Any, ...]]
+AnyRow: TypeAlias = Any
+"""A row a Link read: a named tuple, its columns by name (``row.version``)."""
 
-# The hot path (load a game, play, store) runs as SQLAlchemy Core on the session's
-# connection: plain rows, no ORM identity map, loading or change tracking (the ORM was
-# 38 % of a move's server time). Rows read the same as records: ``row.version``. The
-# statements are built once, so SQLAlchemy finds their compiled form without rebuilding them.
+# The hot path (load a game, play, store) runs these Core statements on a Link: compiled
+# once per dialect and run on the driver's cursor (app.store.link), with no ORM identity
+# map, loading or change tracking (the ORM was 38 % of a move's server time) and none of
+# SQLAlchemy's execution machinery. Rows read the same as records: ``row.version``.
 GAME_ROW = select(GAMES).where(GAMES.c.id == bindparam("game_id"))
 AUTO_MOVES = select(PLAYERS.c.auto_moves).where(PLAYERS.c.id == bindparam("player_id"))
 UNDO_SNAPSHOT = select(MOVES.c.before, MOVES.c.below).where(
     MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply == bindparam("ply")
 )
 APPEND_MOVES = insert(MOVES)
+MOVES_OF = (
+    select(MOVES.c.kind, MOVES.c.notation)
+    .where(MOVES.c.game_id == bindparam("game_id"))
+    .order_by(MOVES.c.ply)
+)
 
 
 def player(session: Session, player_id: str) -> PlayerRecord | None:
@@ -36,25 +43,30 @@ def game(session: Session, game_id: str) -> GameRecord | None:
     return session.get(GameRecord, game_id)
 
 
-def game_row(session: Session, game_id: str) -> AnyRow | None:
+def game_row(link: Link, game_id: str) -> AnyRow | None:
     """The game's row (every column), without loading a :class:`GameRecord`."""
-    return session.connection().execute(GAME_ROW, {"game_id": game_id}).first()
+    return link.one(GAME_ROW, {"game_id": game_id})
 
 
-def auto_moves(session: Session, player_id: str) -> bool | None:
+def auto_moves(link: Link, player_id: str) -> bool | None:
     """The player's "auto home" setting; ``None`` when there is no such player."""
-    value = session.connection().execute(AUTO_MOVES, {"player_id": player_id}).scalar()
-    return None if value is None else bool(value)
+    row = link.one(AUTO_MOVES, {"player_id": player_id})
+    return None if row is None else bool(row.auto_moves)
 
 
-def undo_snapshot(session: Session, game_id: str, ply: int) -> AnyRow | None:
+def undo_snapshot(link: Link, game_id: str, ply: int) -> AnyRow | None:
     """The position before the move at ``ply`` and the undo top below it."""
-    return session.connection().execute(UNDO_SNAPSHOT, {"game_id": game_id, "ply": ply}).first()
+    return link.one(UNDO_SNAPSHOT, {"game_id": game_id, "ply": ply})
 
 
-def append_moves(session: Session, rows: list[dict[str, object]]) -> None:
+def append_moves(link: Link, rows: list[dict[str, object]]) -> None:
     """Append history rows (the unique ``(game, ply)`` key refuses a ply stored twice)."""
-    session.connection().execute(APPEND_MOVES, rows)
+    link.insert(APPEND_MOVES, rows)
+
+
+def moves(link: Link, game_id: str) -> list[AnyRow]:
+    """The game's history rows (kind and notation), in ply order."""
+    return link.all(MOVES_OF, {"game_id": game_id})
 
 
 def history(session: Session, game_id: str) -> Sequence[MoveRecord]:
@@ -72,13 +84,13 @@ def unfinished_games(session: Session, player_id: str, limit: int) -> Sequence[G
     ).all()
 
 
-def claim_version(session: Session, game_id: str, version: int, values: dict[str, object]) -> bool:
+def claim_version(link: Link, game_id: str, version: int, values: dict[str, object]) -> bool:
     """Compare-and-set: update the game only if it is still at ``version``."""
     parameters = {f"new_{key}": value for key, value in values.items()}
-    result = session.connection().execute(
+    changed = link.count(
         _claim(tuple(values)), {**parameters, "game_id": game_id, "version_seen": version}
     )
-    return bool(getattr(result, "rowcount", 0) == 1)
+    return changed == 1
 
 
 @functools.cache

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import insert, text
 
-from app.store import Database, FairLock, Session
+from app.store import Database, FairLock, Link
+from app.store.queries import PLAYERS
+
+ADD_PLAYER = insert(PLAYERS)
 
 
 def test_sqlite_pragmas(db: Database) -> None:
@@ -59,14 +62,11 @@ def test_writers_committed_together_fail_alone(db: Database) -> None:
     import threading
     from datetime import UTC, datetime
 
-    from app.store.models import PlayerRecord
-
     outcomes: dict[int, str] = {}
 
     def work(number: int) -> None:
-        def add(session: Session) -> str:
-            session.add(PlayerRecord(id=f"p{number}", created_at=datetime.now(UTC)))
-            session.flush()
+        def add(link: Link) -> str:
+            link.insert(ADD_PLAYER, [{"id": f"p{number}", "created_at": datetime.now(UTC)}])
             if number == 3:
                 raise ValueError("refused")
             return "stored"
@@ -95,18 +95,16 @@ def test_when_the_group_commit_fails_no_writer_is_told_it_was_stored(
     from sqlalchemy.exc import OperationalError
 
     from app.store import StorageError
-    from app.store.models import PlayerRecord
 
     def disk_error(*args: object, **kwargs: object) -> None:
         raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
 
-    from sqlalchemy.orm import SessionTransaction
+    from sqlalchemy.engine import RootTransaction
 
-    monkeypatch.setattr(SessionTransaction, "commit", disk_error)
+    monkeypatch.setattr(RootTransaction, "commit", disk_error)
 
-    def add(session: Session) -> str:
-        session.add(PlayerRecord(id="lost", created_at=datetime.now(UTC)))
-        session.flush()
+    def add(link: Link) -> str:
+        link.insert(ADD_PLAYER, [{"id": "lost", "created_at": datetime.now(UTC)}])
         return "stored"
 
     with pytest.raises(StorageError, match="disk I/O error"):

@@ -52,3 +52,40 @@ def test_writes_recover_after_the_database_was_read_only(
     assert time.monotonic() - began < 5
     assert service.my_games(db=db, player_id=player).total == 1
     db.dispose()
+
+
+def test_moves_recover_after_the_database_was_read_only(
+    migrated_file: Path, tmp_path: Path
+) -> None:
+    """The same for a move, whose statements run on the driver's cursor (app.store.link)."""
+    path = tmp_path / "solitaire.db"
+    shutil.copy(migrated_file, path)
+    db = Database(f"sqlite:///{path}")
+    player = service.ensure_player(db=db, player_id=None)
+    game = service.start(db=db, player_id=player, kind="montana", deal=1)
+    move = game.position.legal_moves()[0].notation
+    read_only = False
+
+    @event.listens_for(db.engine, "do_connect")
+    def connect(_dialect: Any, _record: Any, cargs: list[Any], cparams: dict[str, Any]) -> Any:
+        if read_only:
+            return sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        return None
+
+    read_only = True
+    db.engine.pool.dispose()
+    for _ in range(3):
+        with pytest.raises(StorageError):
+            service.act(db=db, game_id=game.id, action=move, version=0, player_id=player)
+        assert service.load(db=db, game_id=game.id).version == 0  # reads still work
+    read_only = False
+    failures = 0
+    while True:
+        try:
+            service.act(db=db, game_id=game.id, action=move, version=0, player_id=player)
+            break
+        except StorageError:
+            failures += 1
+            assert failures < 3, "moves stay broken after the fault ended"
+    assert service.load(db=db, game_id=game.id).version == 1
+    db.dispose()

@@ -1,0 +1,177 @@
+"""The hot path's statements, run on the driver's own connection.
+
+A move reads its game, sets it with a compare-and-set and appends its history rows; a
+game's page reads its game. SQLAlchemy's execution (its events, execution contexts and
+result objects) cost about 60 µs a statement here, over ten times the SQLite read itself.
+These statements are still built with SQLAlchemy Core (:mod:`app.store.queries`) and
+compiled by it, once per dialect, with its own conversions of each column's values (the
+types' bind and result processors: a timestamp is stored and read back exactly as
+SQLAlchemy stores and reads it). Only their execution is the driver's: ``cursor.execute``
+and a plain tuple named by column.
+
+Errors come out as the store's own: :class:`~app.store.Conflict` for a broken uniqueness
+rule, :class:`~app.store.StorageError` for anything else; a connection the database broke
+is invalidated, so the pool opens a fresh one.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, Final, Protocol, cast
+
+from sqlalchemy.engine import Dialect
+from sqlalchemy.sql import Select
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
+
+from app.store.errors import Conflict, StorageError, is_broken
+
+Processor = Callable[[Any], Any]
+
+
+class Prepared:
+    """A Core statement compiled for one dialect: its SQL, the order of its parameters
+    with their conversions, and (a select) its columns' names and conversions."""
+
+    __slots__ = ("_binds", "_make", "_positional", "_results", "sql")
+
+    def __init__(
+        self, statement: ClauseElement, dialect: Dialect, keys: tuple[str, ...] | None = None
+    ) -> None:
+        compiled = cast(
+            SQLCompiler,
+            statement.compile(
+                dialect=dialect,
+                column_keys=list(keys) if keys else None,
+                for_executemany=bool(keys),
+            ),
+        )
+        self.sql: Final = compiled.string
+        self._positional = compiled.positional
+        types = {name: bind.type for bind, name in compiled.bind_names.items()}
+        order = compiled.positiontup if compiled.positional and compiled.positiontup else types
+        self._binds: tuple[tuple[str, Processor | None], ...] = tuple(
+            (name, types[name].dialect_impl(dialect).bind_processor(dialect)) for name in order
+        )
+        self._results: tuple[Processor | None, ...] = ()
+        self._make: Callable[[Sequence[Any]], Any] = tuple
+        if isinstance(statement, Select):
+            columns = list(statement.selected_columns)
+            self._results = tuple(
+                column.type.dialect_impl(dialect).result_processor(dialect, None)
+                for column in columns
+            )
+            named: Any = namedtuple("Row", [column.key for column in columns])  # type: ignore[misc]
+            self._make = named._make
+
+    def parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        if self._positional:
+            return tuple(
+                value if convert is None else convert(value)
+                for name, convert in self._binds
+                for value in (values[name],)
+            )
+        return {
+            name: values[name] if convert is None else convert(values[name])
+            for name, convert in self._binds
+        }
+
+    def row(self, raw: Sequence[Any]) -> Any:
+        pairs = zip(self._results, raw, strict=True)
+        return self._make([value if do is None else do(value) for do, value in pairs])
+
+
+class Invalidating(Protocol):
+    """What holds the driver's connection: SQLAlchemy's connection or its pool's proxy."""
+
+    def invalidate(self) -> None: ...
+
+
+class Link:
+    """One connection as the hot path's queries use it."""
+
+    __slots__ = ("_driver", "_holder", "_statements")
+
+    def __init__(self, driver: Any, holder: Invalidating, statements: Statements) -> None:
+        self._driver = driver
+        self._holder = holder
+        self._statements = statements
+
+    def one(self, statement: ClauseElement, values: Mapping[str, Any]) -> Any | None:
+        """The first row ``statement`` selects, its columns by name; None if none."""
+        prepared = self._statements.prepared(statement)
+        with self._errors():
+            cursor = self._driver.cursor()
+            try:
+                cursor.execute(prepared.sql, prepared.parameters(values))
+                raw = cursor.fetchone()
+            finally:
+                cursor.close()
+        return None if raw is None else prepared.row(raw)
+
+    def all(self, statement: ClauseElement, values: Mapping[str, Any]) -> list[Any]:
+        prepared = self._statements.prepared(statement)
+        with self._errors():
+            cursor = self._driver.cursor()
+            try:
+                cursor.execute(prepared.sql, prepared.parameters(values))
+                raws = cursor.fetchall()
+            finally:
+                cursor.close()
+        return [prepared.row(raw) for raw in raws]
+
+    def count(self, statement: ClauseElement, values: Mapping[str, Any]) -> int:
+        """Run ``statement`` (an update): how many rows it changed."""
+        prepared = self._statements.prepared(statement)
+        with self._errors():
+            cursor = self._driver.cursor()
+            try:
+                cursor.execute(prepared.sql, prepared.parameters(values))
+                return int(cursor.rowcount)
+            finally:
+                cursor.close()
+
+    def insert(self, statement: ClauseElement, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Insert ``rows`` (each with the same keys)."""
+        if not rows:
+            return
+        prepared = self._statements.prepared(statement, tuple(rows[0]))
+        with self._errors():
+            cursor = self._driver.cursor()
+            try:
+                cursor.executemany(prepared.sql, [prepared.parameters(row) for row in rows])
+            finally:
+                cursor.close()
+
+    def _errors(self) -> AbstractContextManager[None]:
+        return self._statements.errors(self._holder)
+
+
+class Statements:
+    """The prepared statements of one database, each compiled the first time it runs."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        self.dialect = dialect
+        self.dbapi: Any = dialect.loaded_dbapi
+        self._prepared: dict[tuple[ClauseElement, tuple[str, ...] | None], Prepared] = {}
+
+    @contextmanager
+    def errors(self, holder: Invalidating | None = None) -> Iterator[None]:
+        """The driver's errors as the store's; ``holder``'s connection is let go of when
+        the error broke it."""
+        try:
+            yield
+        except self.dbapi.IntegrityError as error:
+            raise Conflict(str(error)) from error
+        except self.dbapi.Error as error:
+            if holder is not None and is_broken(self.dialect, error):
+                holder.invalidate()
+            raise StorageError(str(error)) from error
+
+    def prepared(self, statement: ClauseElement, keys: tuple[str, ...] | None = None) -> Prepared:
+        found = self._prepared.get((statement, keys))
+        if found is None:
+            found = self._prepared[(statement, keys)] = Prepared(statement, self.dialect, keys)
+        return found
