@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from starlette.datastructures import Headers
 from starlette.requests import Request
 
 FRAGMENT: Final = "solitaire.fragment"
@@ -16,12 +17,13 @@ def is_htmx(request: Request) -> bool:
     scope = request.scope
     found = scope.get(FRAGMENT)
     if found is None:
-        headers = request.headers
-        found = scope[FRAGMENT] = (
-            headers.get("hx-request") == "true"
-            and headers.get("hx-history-restore-request") != "true"
-        )
+        found = scope[FRAGMENT] = wants_fragment(request.headers)
     return bool(found)
+
+
+def wants_fragment(headers: Headers) -> bool:
+    history = headers.get("hx-history-restore-request") == "true"
+    return headers.get("hx-request") == "true" and not history
 
 
 def is_history_restore(request: Request) -> bool:
