@@ -40,6 +40,7 @@ from app.config import Settings
 from app.games import rules_for
 from app.games.freecell import rules as freecell
 from app.games.montana import rules as montana
+from app.serving import tune_collector
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
@@ -147,7 +148,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def site(url: str, db: Database) -> Any:
-    return create_app(
+    """The site as ``solitaire serve`` runs it, its garbage collector tuned the same way."""
+    app = create_app(
         Settings(
             database_url=url,
             secret_key="bench",
@@ -157,6 +159,8 @@ def site(url: str, db: Database) -> Any:
         ),
         db,
     )
+    tune_collector()
+    return app
 
 
 async def bench(kind: str, games: int, seed: int, max_actions: int = MAX_ACTIONS) -> None:
