@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from sqlalchemy import Connection, Engine, create_engine, event, make_url
 from sqlalchemy.engine import ExceptionContext
@@ -163,14 +163,13 @@ class Database:
 
     def _commit_together(self, batch: list[_Work[Any]]) -> None:
         try:
-            with _storage_errors(), self._writer.connect() as connection, connection.begin():
-                link = self._link(connection)
+            with _storage_errors(), self._immediate() as link:
                 if len(batch) == 1:  # alone: its error rolls back the transaction, no savepoint
                     batch[0].result = batch[0].work(link)
                     return
                 for item in batch:
                     try:
-                        with _storage_errors(), connection.begin_nested():
+                        with _storage_errors(), link.savepoint():
                             item.result = item.work(link)
                     except Exception as error:  # its savepoint is rolled back: it alone fails
                         item.error = error
@@ -181,6 +180,29 @@ class Database:
             for item in batch:
                 item.done = True
                 item.signal.set()
+
+    @contextmanager
+    def _immediate(self) -> Iterator[Link]:
+        """A write transaction on SQLite, on the driver's connection from the pool:
+        ``BEGIN IMMEDIATE`` (retried while another process writes), then ``COMMIT`` when
+        the block ends, or ``ROLLBACK`` on any error."""
+        statements = self._statements
+        with statements.errors():
+            pooled = self.engine.raw_connection()
+        try:
+            driver = cast(sqlite3.Connection, pooled.driver_connection)
+            with statements.errors(pooled):
+                if not begin_immediate(driver):  # out of time, or another error: raise it
+                    driver.execute("BEGIN IMMEDIATE")
+            link = Link(driver, pooled, statements)
+            try:
+                yield link
+            except BaseException:
+                link.rollback()
+                raise
+            link.commit()
+        finally:
+            pooled.close()  # back to the pool, which rolls back a transaction left open
 
     def _link(self, connection: Connection) -> Link:
         return Link(connection.connection.driver_connection, connection, self._statements)
@@ -243,19 +265,26 @@ def _configure_sqlite(engine: Engine) -> None:
         if not connection.get_execution_options().get("immediate", False):
             connection.exec_driver_sql("BEGIN")
             return
-        raw = connection.connection.dbapi_connection
-        raw.execute("PRAGMA busy_timeout=0")
-        try:
-            deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
-            while time.monotonic() < deadline:
-                try:
-                    raw.execute("BEGIN IMMEDIATE")
-                    return
-                except sqlite3.OperationalError as error:
-                    if "locked" not in str(error):
-                        break
-                time.sleep(SQLITE_LOCK_RETRY_S)
-        finally:
-            raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        # Out of time, or another error: once more through SQLAlchemy, to raise its error.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        if not begin_immediate(connection.connection.dbapi_connection):
+            # Out of time, or another error: once more through SQLAlchemy, to raise its error.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def begin_immediate(raw: sqlite3.Connection) -> bool:
+    """Take SQLite's write lock (``BEGIN IMMEDIATE``), trying again every
+    :data:`SQLITE_LOCK_RETRY_S` while another process holds it; False when the busy timeout
+    ran out or another error came (the caller raises it)."""
+    raw.execute("PRAGMA busy_timeout=0")
+    try:
+        deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+        while time.monotonic() < deadline:
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                return True
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error):
+                    return False
+            time.sleep(SQLITE_LOCK_RETRY_S)
+    finally:
+        raw.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    return False

@@ -145,6 +145,36 @@ class Link:
             finally:
                 cursor.close()
 
+    def commit(self) -> None:
+        self._run("COMMIT")
+
+    def rollback(self) -> None:
+        """Take the transaction back; a connection that cannot is let go of."""
+        try:
+            self._run("ROLLBACK")
+        except StorageError:
+            self._holder.invalidate()
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        """A savepoint: the block's changes are taken back alone on its error."""
+        self._run("SAVEPOINT work")
+        try:
+            yield
+        except BaseException:
+            self._run("ROLLBACK TO SAVEPOINT work")
+            self._run("RELEASE SAVEPOINT work")
+            raise
+        self._run("RELEASE SAVEPOINT work")
+
+    def _run(self, sql: str) -> None:
+        with self._errors():
+            cursor = self._driver.cursor()
+            try:
+                cursor.execute(sql)
+            finally:
+                cursor.close()
+
     def _errors(self) -> AbstractContextManager[None]:
         return self._statements.errors(self._holder)
 

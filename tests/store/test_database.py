@@ -92,15 +92,15 @@ def test_when_the_group_commit_fails_no_writer_is_told_it_was_stored(
 ) -> None:
     from datetime import UTC, datetime
 
-    from sqlalchemy.exc import OperationalError
-
     from app.store import StorageError
 
     def disk_error(*args: object, **kwargs: object) -> None:
-        raise OperationalError("COMMIT", {}, Exception("disk I/O error"))
+        raise StorageError("disk I/O error")
 
     from sqlalchemy.engine import RootTransaction
 
+    # SQLite's writers commit on the driver (Database._immediate), a server's through Core.
+    monkeypatch.setattr(Link, "commit", disk_error)
     monkeypatch.setattr(RootTransaction, "commit", disk_error)
 
     def add(link: Link) -> str:
