@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.util
 import random
 import re
 import statistics
@@ -189,8 +190,34 @@ async def bench(kind: str, games: int, seed: int, max_actions: int = MAX_ACTIONS
         values = samples[key]
         median, p99 = statistics.median(values), percentile(values, 0.99)
         print(f"  {label} per action: median {median:.2f} ms, p99 {p99:.2f} ms")
+    reference = await bare_render_ms(200 if games < 5 else 2000)
+    trip = statistics.median(samples["client_ms"])
+    print(f"  the bare render's round trip (bench/ceiling.py) in the same run: {reference:.2f} ms; "
+          f"an action's is {trip / reference:.2f} times it")  # fmt: skip
     rendered, wire = statistics.mean(samples["bytes"]), statistics.mean(samples["wire_bytes"])
     print(f"  fragment per action: {rendered:,.0f} bytes rendered, {wire:,.0f} bytes gzip")
+
+
+async def bare_render_ms(requests: int) -> float:
+    """The reference of the same run: the median round trip, in-process and through the same
+    client, of ``bench/ceiling.py`` (bare FastAPI + Jinja2 rendering a 52-cell board, the
+    load bench's ceiling). The machines are shared and vary: an action's time compares
+    across runs as a multiple of this one."""
+    spec = importlib.util.spec_from_file_location("ceiling", Path(__file__).parent / "ceiling.py")
+    assert spec is not None and spec.loader is not None
+    ceiling = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ceiling)
+    times = []
+    transport = httpx.ASGITransport(app=ceiling.app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
+        for number in range(requests):
+            began = time.perf_counter()
+            response = await client.post(
+                "/games/x/actions", data={"action": "8C B7", "version": str(number)}
+            )
+            times.append((time.perf_counter() - began) * 1000)
+            assert response.status_code == 200
+    return statistics.median(times[requests // 5 :])
 
 
 def grow(db: Database, game: service.Game, length: int, rng: random.Random) -> service.Game:
