@@ -1,11 +1,11 @@
 """The ASGI application: ``uvicorn app.main:app`` (``solitaire serve`` runs it).
 
-The serving process tunes Python's garbage collector once its code is loaded
-(:func:`app.serving.tune_collector`); the tests and the command line keep Python's defaults.
+The serving process is tuned once its code is loaded (its garbage collector and log records:
+:func:`app.serving.tune_for_serving`); the tests and the command line keep Python's defaults.
 """
 
-from app.serving import tune_collector
+from app.serving import tune_for_serving
 from app.web import create_app
 
 app = create_app()
-tune_collector()
+tune_for_serving()

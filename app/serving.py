@@ -1,5 +1,5 @@
-"""How the site is served: the garbage collector tuned for it, and uvicorn's HTTP protocol
-with a deadline for reading each request.
+"""How the site is served: the process tuned for it (its garbage collector and log records),
+and uvicorn's HTTP protocol with a deadline for reading each request.
 
 Uvicorn closes idle keep-alive connections but waits without end for a request that
 arrives a byte at a time, so slow clients could hold connections (and file descriptors)
@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import socket
 from typing import Any, ClassVar, Final
 
@@ -22,18 +23,26 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 GC_THRESHOLDS: Final = (20_000, 50, 100)
 
 
-def tune_collector() -> None:
-    """Python's garbage collector, tuned for serving; called once the site is made.
+def tune_for_serving() -> None:
+    """The process tuned for serving; called once the site is made. The in-process bench
+    (bench/move_latency.py) serves the same way; the tests and the command line keep
+    Python's defaults.
 
-    Everything made at start-up (modules, routes, templates, catalogues) is frozen out of
-    the collector's scans, and the young generation is collected every 20,000 allocations
-    instead of 700, so a full collection comes rarely and walks only what requests made.
-    Under load the moves' p99 went from 66 ms to 43 ms (bench/load.py, README). The
-    in-process bench (bench/move_latency.py) serves the same way.
+    - The garbage collector: everything made at start-up (modules, routes, templates,
+      catalogues) is frozen out of its scans, and the young generation is collected every
+      20,000 allocations instead of 700, so a full collection comes rarely and walks only
+      what requests made. Under load the moves' p99 went from 66 ms to 43 ms (README).
+    - Log records (one a request, the access log) skip what the log's format never shows:
+      the calling frame, and the thread's and processes' names (the last looked up through
+      multiprocessing, which the solvers load). The logging HOWTO's own optimisations.
     """
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    logging._srcfile = None  # the documented switch: no lookup of the calling frame
+    logging.logThreads = False
+    logging.logProcesses = False
+    logging.logMultiprocessing = False
 
 
 RECEIVED: tuple[type[h11._util.Sentinel], ...] = (h11.DONE, h11.MUST_CLOSE, h11.CLOSED, h11.ERROR)

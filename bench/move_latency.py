@@ -41,7 +41,7 @@ from app.config import Settings
 from app.games import rules_for
 from app.games.freecell import rules as freecell
 from app.games.montana import rules as montana
-from app.serving import tune_collector
+from app.serving import tune_for_serving
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
@@ -160,7 +160,7 @@ def site(url: str, db: Database) -> Any:
         ),
         db,
     )
-    tune_collector()
+    tune_for_serving()
     return app
 
 

@@ -43,3 +43,41 @@ def test_connections_of_a_shared_listening_socket_get_no_delay() -> None:
         before, after = thread.submit(asyncio.run, main()).result(30)
     assert before == 0  # what asyncio leaves: the 40 ms stall this guards against
     assert after != 0
+
+
+def test_the_served_process_still_logs_every_field_its_format_shows() -> None:
+    """tune_for_serving drops what log records hold but the format never shows; the access
+    log line keeps its time, level, logger and message."""
+    import gc
+    import io
+    import logging
+    import logging.config
+
+    from app.config import LOG_CONFIG
+    from app.serving import GC_THRESHOLDS, tune_for_serving
+
+    saved = (logging._srcfile, logging.logThreads, logging.logProcesses)
+    saved_multi, thresholds = logging.logMultiprocessing, gc.get_threshold()
+    try:
+        tune_for_serving()
+        assert gc.get_threshold() == GC_THRESHOLDS
+        assert gc.get_freeze_count() > 0
+        formatter = logging.Formatter(LOG_CONFIG["formatters"]["plain"]["format"])
+        stream = io.StringIO()
+        handler = logging.StreamHandler(stream)
+        handler.setFormatter(formatter)
+        logger = logging.getLogger("solitaire.access.test")
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.info('%s "%s %s" %d', "127.0.0.1", "POST", "/games/abcd…/actions", 200)
+        logger.removeHandler(handler)
+        line = stream.getvalue()
+        assert line.endswith(
+            ' INFO solitaire.access.test: 127.0.0.1 "POST /games/abcd…/actions" 200\n'
+        )
+        assert line[:4].isdigit()  # the time comes first
+    finally:
+        logging._srcfile, logging.logThreads, logging.logProcesses = saved
+        logging.logMultiprocessing = saved_multi
+        gc.unfreeze()
+        gc.set_threshold(*thresholds)
