@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, NamedTuple
 
 from app.games.montana.rules import (
     COLUMNS,
@@ -28,11 +28,12 @@ from app.words import card_name
 CellState = Literal["in-place", "movable", "candidate", "idle", "open", "choose", "dead", "picked"]
 
 
-@dataclass(frozen=True, slots=True)
-class MontanaCell:
+class MontanaCell(NamedTuple):
     """One cell as plain facts; its words (:attr:`label`, :attr:`tip`) are made from them
     in the reader's language when asked. Equal facts draw the same cell, so a page may
-    keep a cell's markup and reuse it (:func:`app.web.templating.cell_markup`)."""
+    keep a cell's markup and reuse it (:func:`app.web.templating.cell_markup`). A named
+    tuple: made, hashed and compared in C (a board makes 52 and compares them with the
+    board before)."""
 
     name: str
     card: Card | None
