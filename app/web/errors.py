@@ -5,7 +5,6 @@ from __future__ import annotations
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 
 from app import service
@@ -14,6 +13,7 @@ from app.i18n import isolate
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.service import SolverBusy
 from app.store import StorageError
+from app.web.deps import in_thread
 from app.web.htmx import is_htmx
 from app.web.pages import render, render_game, stale_message, table_for
 from app.web.refusals import refusal
@@ -42,7 +42,7 @@ def install(app: FastAPI) -> None:
     async def stale(request: Request, error: service.StaleVersion) -> Response:
         if is_page_form(request):
             return back_to_game(request, error.game.id, stale="1")
-        table = await run_in_threadpool(table_for, request, error.game)
+        table = await in_thread(table_for, request, error.game)
         return render_game(request, table, status_code=409, message=stale_message())
 
     async def refused(request: Request, error: Exception) -> Response:
@@ -54,9 +54,9 @@ def install(app: FastAPI) -> None:
             return back_to_game(request, game_id, refused=action[:32])
         game = getattr(error, "game", None)
         if isinstance(game, service.Game):  # the service says what it refused, as it is
-            table = await run_in_threadpool(table_for, request, game)
+            table = await in_thread(table_for, request, game)
         else:
-            table = await run_in_threadpool(_table, request, game_id)
+            table = await in_thread(_table, request, game_id)
         return render_game(
             request,
             table,
@@ -70,14 +70,12 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TooManyRequests)
     async def too_many(request: Request, error: TooManyRequests) -> Response:
-        return await run_in_threadpool(
-            _slow_down, request, too_many_words(error.cost), error.retry_after
-        )
+        return await in_thread(_slow_down, request, too_many_words(error.cost), error.retry_after)
 
     @app.exception_handler(SolverBusy)
     async def solver_busy(request: Request, error: SolverBusy) -> Response:
         message = _("The solver is busy with other games: ask again in a moment.")
-        return await run_in_threadpool(_slow_down, request, message, 2)
+        return await in_thread(_slow_down, request, message, 2)
 
     def _slow_down(request: Request, message: str, retry_after: int) -> Response:
         # In a worker thread: under a flood of refusals the event loop must stay free.

@@ -10,7 +10,6 @@ from typing import Annotated, Any, Final
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response
-from starlette.concurrency import run_in_threadpool
 
 from app import i18n, service, transfers
 from app.games import KINDS
@@ -18,7 +17,7 @@ from app.i18n import gettext as _
 from app.rules.protocol import Position, Verdict
 from app.service.solvers import SolverPool
 from app.store import Database
-from app.web.deps import DatabaseDep, SolversDep, reading
+from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
 from app.web.errors import FormError, too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import (
@@ -141,7 +140,7 @@ async def game_page(
 ) -> Response:
     """The game, with what its query asks for (:class:`_Notes`)."""
     if notes.check:  # waits for the solver (up to a second): never on the event loop
-        return await run_in_threadpool(_checked_page, request, db, solvers, game_id)
+        return await in_thread(_checked_page, request, db, solvers, game_id)
     return await reading(db, _game_page, request, db, game_id, notes)
 
 
@@ -224,12 +223,19 @@ async def action_form(request: Request) -> ActionForm:
 
 
 @router.post("/{game_id}/actions", name="game_action")
-def game_action(
+async def game_action(
     request: Request,
     db: DatabaseDep,
     player: PlayerDep,
     game_id: str,
     form: Annotated[ActionForm, Depends(action_form)],
+) -> Response:
+    """The move in a worker thread: its transaction waits for the write lock and the disk."""
+    return await in_thread(_game_action, request, db, player, game_id, form)
+
+
+def _game_action(
+    request: Request, db: Database, player: str | None, game_id: str, form: ActionForm
 ) -> Response:
     """Play ``action``, or the move from place ``source`` to place ``target`` (a drag and
     drop: the engine says which move that is); ``held`` is how many cards the player had
