@@ -19,13 +19,29 @@ Params: TypeAlias = Mapping[str, object]
 
 
 def rank_name(rank: int) -> str:
-    """The rank in words (``'ace'``, ``'8'``, ``'king'``), a message of its own."""
-    names = {1: _("ace"), 11: _("jack"), 12: _("queen"), 13: _("king")}
-    return names.get(rank, str(rank))
+    """The rank in words (``'ace'``, ``'8'``, ``'king'``), a message of its own (only the
+    one asked for is looked up: a screen reader's label names a card or two a cell)."""
+    if rank == 1:
+        return _("ace")
+    if rank == 11:
+        return _("jack")
+    if rank == 12:
+        return _("queen")
+    if rank == 13:
+        return _("king")
+    return str(rank)
 
 
 def suit_name(suit: str) -> str:
-    return {"C": _("clubs"), "D": _("diamonds"), "H": _("hearts"), "S": _("spades")}[suit]
+    if suit == "C":
+        return _("clubs")
+    if suit == "D":
+        return _("diamonds")
+    if suit == "H":
+        return _("hearts")
+    if suit == "S":
+        return _("spades")
+    raise ValueError(f"no such suit: {suit!r}")
 
 
 def card_name(card: Card) -> str:

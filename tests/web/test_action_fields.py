@@ -12,6 +12,8 @@ from tests.web import helpers
 from tests.web.helpers import HX
 from tests.web.test_freecell_http import _force
 
+URL_ENCODED = "application/x-www-form-urlencoded"
+
 
 def history(client: TestClient, game_id: str) -> list[str]:
     return client.get(f"/games/{game_id}/history").text.splitlines()
@@ -113,3 +115,43 @@ def test_a_move_without_its_version_or_with_a_field_too_long_is_refused_readably
     )
     assert upload.status_code == 422
     assert history(client, game_id) == [], "nothing was played"
+
+
+def test_the_move_form_reads_the_same_urlencoded_or_multipart(client: TestClient) -> None:
+    """A URL-encoded body (browsers, htmx) is read by the standard library, a multipart one
+    by Starlette: the same fields, ``+`` and percent escapes decoded alike."""
+    game_id = helpers.start(client, "montana")
+    url = f"/games/{game_id}/actions"
+    encoded = client.post(
+        url,
+        content=b"version=0&action=6S%20A13&shown=",
+        headers={**HX, "Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert encoded.status_code == 200
+    multipart = client.post(
+        url, files={"version": (None, "1"), "action": (None, "undo")}, headers=HX
+    )
+    assert multipart.status_code == 200
+    plus = client.post(
+        url,
+        content=b"version=2&action=6S+A13",
+        headers={**HX, "Content-Type": "application/x-www-form-urlencoded; charset=utf-8"},
+    )
+    assert plus.status_code == 200
+    assert history(client, game_id) == ["6S A13", "undo", "6S A13"]
+
+
+def test_fields_the_move_form_does_not_have_are_ignored_but_a_thousand_are_refused(
+    client: TestClient,
+) -> None:
+    game_id = helpers.start(client, "montana")
+    url, form = f"/games/{game_id}/actions", {**HX, "Content-Type": URL_ENCODED}
+    extra = "&".join(f"x{n}=1" for n in range(40))
+    flood = "&".join(f"x{n}=1" for n in range(1001))
+    response = client.post(url, content=f"version=0&action=6S+A13&{flood}".encode(), headers=form)
+    assert response.status_code == 422
+    assert "malformed" in response.text
+    assert history(client, game_id) == []
+    played = client.post(url, content=f"version=0&action=6S+A13&{extra}".encode(), headers=form)
+    assert played.status_code == 200
+    assert history(client, game_id) == ["6S A13"]
