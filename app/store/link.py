@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import contextmanager
 from typing import Any, Final, Protocol, cast
 
 from sqlalchemy.engine import Dialect
@@ -102,48 +102,32 @@ class Link:
     def one(self, statement: ClauseElement, values: Mapping[str, Any]) -> Any | None:
         """The first row ``statement`` selects, its columns by name; None if none."""
         prepared = self._statements.prepared(statement)
-        with self._errors():
-            cursor = self._driver.cursor()
-            try:
-                cursor.execute(prepared.sql, prepared.parameters(values))
-                raw = cursor.fetchone()
-            finally:
-                cursor.close()
+        with self._cursor() as cursor:
+            cursor.execute(prepared.sql, prepared.parameters(values))
+            raw = cursor.fetchone()
         return None if raw is None else prepared.row(raw)
 
     def all(self, statement: ClauseElement, values: Mapping[str, Any]) -> list[Any]:
         prepared = self._statements.prepared(statement)
-        with self._errors():
-            cursor = self._driver.cursor()
-            try:
-                cursor.execute(prepared.sql, prepared.parameters(values))
-                raws = cursor.fetchall()
-            finally:
-                cursor.close()
+        with self._cursor() as cursor:
+            cursor.execute(prepared.sql, prepared.parameters(values))
+            raws = cursor.fetchall()
         return [prepared.row(raw) for raw in raws]
 
     def count(self, statement: ClauseElement, values: Mapping[str, Any]) -> int:
         """Run ``statement`` (an update): how many rows it changed."""
         prepared = self._statements.prepared(statement)
-        with self._errors():
-            cursor = self._driver.cursor()
-            try:
-                cursor.execute(prepared.sql, prepared.parameters(values))
-                return int(cursor.rowcount)
-            finally:
-                cursor.close()
+        with self._cursor() as cursor:
+            cursor.execute(prepared.sql, prepared.parameters(values))
+            return int(cursor.rowcount)
 
     def insert(self, statement: ClauseElement, rows: Sequence[Mapping[str, Any]]) -> None:
         """Insert ``rows`` (each with the same keys)."""
         if not rows:
             return
         prepared = self._statements.prepared(statement, tuple(rows[0]))
-        with self._errors():
-            cursor = self._driver.cursor()
-            try:
-                cursor.executemany(prepared.sql, [prepared.parameters(row) for row in rows])
-            finally:
-                cursor.close()
+        with self._cursor() as cursor:
+            cursor.executemany(prepared.sql, [prepared.parameters(row) for row in rows])
 
     def commit(self) -> None:
         self._run("COMMIT")
@@ -168,15 +152,18 @@ class Link:
         self._run("RELEASE SAVEPOINT work")
 
     def _run(self, sql: str) -> None:
-        with self._errors():
+        with self._cursor() as cursor:
+            cursor.execute(sql)
+
+    @contextmanager
+    def _cursor(self) -> Iterator[Any]:
+        """A cursor of the driver's, closed after; its errors as the store's."""
+        with self._statements.errors(self._holder):
             cursor = self._driver.cursor()
             try:
-                cursor.execute(sql)
+                yield cursor
             finally:
                 cursor.close()
-
-    def _errors(self) -> AbstractContextManager[None]:
-        return self._statements.errors(self._holder)
 
 
 class Statements:
