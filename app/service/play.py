@@ -202,7 +202,7 @@ def _store(
     now: datetime,
 ) -> Acted:
     """Apply the command and store it with a compare-and-set on the version, in
-    ``session``'s transaction."""
+    ``link``'s transaction."""
     row = get_row(link, game_id)
     before = position_of(row.kind, row.position)
     if isinstance(command, CountHint):

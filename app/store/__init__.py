@@ -65,7 +65,9 @@ class FairLock:
 
 
 class Database:
-    """One engine and two kinds of session: reads, and writes that take the lock first.
+    """One engine and two kinds of session (reads, and writes that take the lock first)
+    for the site's occasional work; for its hot path, a game read by one statement
+    (:meth:`look`) and moves' transactions (:meth:`transact`), both without a session.
 
     On SQLite every connection runs in WAL mode with ``synchronous=FULL`` and a busy
     timeout, and a write transaction starts with ``BEGIN IMMEDIATE``, so writers queue for
@@ -125,7 +127,9 @@ class Database:
     def transact(self, work: Callable[[Link], T]) -> T:
         """``work(link)`` in a write transaction, committed before this returns; its
         error (raised here) rolls back its own changes only. The work runs the hot path's
-        statements (:class:`Link`) on a connection of SQLAlchemy Core: no session.
+        statements (:class:`Link`): on SQLite on the driver's own connection
+        (:meth:`_immediate`), on a database server on a connection of SQLAlchemy Core; no
+        session either way.
 
         On SQLite the writers waiting meanwhile share one transaction, each in a savepoint
         of its own, and one commit (group commit): one ``fsync`` serves them all, where a
