@@ -195,10 +195,10 @@ class Database:
             pooled = self.engine.raw_connection()
         try:
             driver = cast(sqlite3.Connection, pooled.driver_connection)
-            with statements.errors(pooled):
+            link = Link(driver, pooled, statements)
+            with statements.errors(link.let_go):
                 if not begin_immediate(driver):  # out of time, or another error: raise it
                     driver.execute("BEGIN IMMEDIATE")
-            link = Link(driver, pooled, statements)
             try:
                 yield link
             except BaseException:

@@ -92,12 +92,19 @@ class Invalidating(Protocol):
 class Link:
     """One connection as the hot path's queries use it."""
 
-    __slots__ = ("_driver", "_holder", "_statements")
+    __slots__ = ("_driver", "_gone", "_holder", "_statements")
 
     def __init__(self, driver: Any, holder: Invalidating, statements: Statements) -> None:
         self._driver = driver
         self._holder = holder
         self._statements = statements
+        self._gone = False
+
+    def let_go(self) -> None:
+        """Invalidate the connection (once): the pool opens a fresh one."""
+        if not self._gone:
+            self._gone = True
+            self._holder.invalidate()
 
     def one(self, statement: ClauseElement, values: Mapping[str, Any]) -> Any | None:
         """The first row ``statement`` selects, its columns by name; None if none."""
@@ -134,10 +141,12 @@ class Link:
 
     def rollback(self) -> None:
         """Take the transaction back; a connection that cannot is let go of."""
+        if self._gone:
+            return
         try:
             self._run("ROLLBACK")
         except StorageError:
-            self._holder.invalidate()
+            self.let_go()
 
     @contextmanager
     def savepoint(self) -> Iterator[None]:
@@ -158,7 +167,7 @@ class Link:
     @contextmanager
     def _cursor(self) -> Iterator[Any]:
         """A cursor of the driver's, closed after; its errors as the store's."""
-        with self._statements.errors(self._holder):
+        with self._statements.errors(self.let_go):
             cursor = self._driver.cursor()
             try:
                 yield cursor
@@ -175,16 +184,16 @@ class Statements:
         self._prepared: dict[tuple[ClauseElement, tuple[str, ...] | None], Prepared] = {}
 
     @contextmanager
-    def errors(self, holder: Invalidating | None = None) -> Iterator[None]:
-        """The driver's errors as the store's; ``holder``'s connection is let go of when
-        the error broke it."""
+    def errors(self, let_go: Callable[[], None] | None = None) -> Iterator[None]:
+        """The driver's errors as the store's; ``let_go`` is called when the error broke
+        the connection."""
         try:
             yield
         except self.dbapi.IntegrityError as error:
             raise Conflict(str(error)) from error
         except self.dbapi.Error as error:
-            if holder is not None and is_broken(self.dialect, error):
-                holder.invalidate()
+            if let_go is not None and is_broken(self.dialect, error):
+                let_go()
             raise StorageError(str(error)) from error
 
     def prepared(self, statement: ClauseElement, keys: tuple[str, ...] | None = None) -> Prepared:
