@@ -271,3 +271,18 @@ def test_verify_reports_a_snapshot_that_is_not_the_replay(db: Database, player: 
     assert [p.problem for p in problems] == [
         "ply 2: the position stored before the move is not the replay's"
     ]
+
+
+def test_the_position_a_move_makes_is_the_one_the_next_move_starts_from(
+    db: Database, player: str
+) -> None:
+    """Kept by its text (service.model.position_of): the next request reads the game's row
+    and finds the position made, equal to what parsing the text would give, unparsed."""
+    from app.service.model import position_of
+
+    game = service.start(db=db, player_id=player, kind="montana", deal=3)
+    move = game.position.legal_moves()[0].notation
+    after = service.act(db=db, game_id=game.id, action=move, version=0, player_id=player)
+    text = service.load(db=db, game_id=game.id).position.to_text()
+    assert position_of("montana", text) is after.position
+    assert montana.parse(text) == after.position
