@@ -13,6 +13,14 @@
 
   const takesOne = (place) => place.matches(".fc-cell, .fc-foundation");
 
+  // A double-click's move (the rules' quick move): home when the card can go, else a
+  // column's last card to the leftmost empty free cell; null when neither.
+  function quickMove(place) {
+    if (place.dataset.home) return { action: place.dataset.home };
+    const cell = takesOne(place) ? null : $("#board .fc-cell[data-empty]");
+    return cell ? { source: place.dataset.drop, target: cell.dataset.drop, held: "1" } : null;
+  }
+
   // A card's way home: the server's move when it has one, else the places, so the answer
   // says why it cannot go.
   function toHome(place) {
@@ -139,11 +147,12 @@
       event.stopPropagation();
       const quick = lastPick.quick;
       lastPick = null;
-      whenIdle(() => send({ action: quick }));
+      whenIdle(() => send(quick));
       return;
     }
-    const exposed = place && place.dataset.quick && !card.nextElementSibling && !card.hasAttribute("data-cancel");
-    lastPick = exposed ? { drop: place.dataset.drop, quick: place.dataset.quick, at: now } : null;
+    const exposed = place && !card.nextElementSibling && !card.hasAttribute("data-cancel");
+    const quick = exposed ? quickMove(place) : null;
+    lastPick = quick ? { drop: place.dataset.drop, quick, at: now } : null;
   }, true);
 
   // Right-click (or the long press above) on a card sends it home; on the table, every card

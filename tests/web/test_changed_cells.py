@@ -163,6 +163,22 @@ def test_freecell_moves_and_undos_send_only_the_places_that_changed(client: Test
     assert "data-can-go-home" in client.get(f"/games/{game_id}", headers=HX).text
 
 
+def test_a_card_to_a_free_cell_sends_its_two_places_only(client: TestClient) -> None:
+    """Where a double-click sends a column's card when it cannot go home (the leftmost
+    empty free cell) is found by the script on the table, not written on every column: a
+    free cell filling up changes no other place."""
+    game_id = helpers.start(client, "freecell", "1")
+    page = Page(client, game_id, size=16)
+    page.post("8a")
+    answer = client.post(
+        f"/games/{game_id}/actions",
+        data={"action": "7b", "version": page.fields["version"], "shown": "en"},
+        headers=HX,
+    ).text
+    assert sorted(cells_in(answer.split("</section>", 1)[1])) == ["p-7", "p-b"]
+    assert "data-quick" not in answer
+
+
 def test_freecell_cards_held_are_not_a_plain_table(client: TestClient) -> None:
     game_id = helpers.start(client, "freecell", "5")
     holding = client.get(f"/games/{game_id}?sel=1", headers=HX).text

@@ -92,8 +92,10 @@ class FreeCellPlace(NamedTuple):
     """Its cards, top to bottom; a foundation shows its top card only."""
     action: str | None = None
     """With a selection: the move a click here posts."""
-    quick: str | None = None
     home: str | None = None
+    """The move that sends its last card home, if it can go. (A double-click sends it home,
+    else to the leftmost empty free cell: the script finds that cell on the table, so a free
+    cell filling up changes no column.)"""
     movable: int = 0
     """How many of its last cards a click can pick up (none on a board to look at)."""
     held: int = 0
@@ -231,39 +233,33 @@ def board(
     def action_to(target: str) -> str | None:
         return destination(position, selection, target) if selection else None
 
-    def quick_and_home(source: str) -> tuple[str | None, str | None]:
-        if not playable:
-            return None, None
-        quick, home = position.quick_move(source), position.home_move(source)
-        return (quick.notation if quick else None, home.notation if home else None)
+    def home_of(source: str) -> str | None:
+        home = position.home_move(source) if playable else None
+        return home.notation if home else None
 
     held_source, held_count = (selection.source, selection.count) if selection else ("", 0)
     columns = []
     for index, (name, cards) in enumerate(zip(COLUMN_NAMES, position.columns, strict=True)):
-        quick, home = quick_and_home(name)
         columns.append(
             FreeCellPlace(
                 "column",
                 name,
                 cards,
                 action=action_to(name),
-                quick=quick,
-                home=home,
+                home=home_of(name),
                 movable=position.movable_run_length(index) if playable else 0,
                 held=held_count if held_source == name else 0,
             )
         )
     cells = []
     for slot, occupant in zip(CELL_NAMES, position.cells, strict=True):
-        quick, home = quick_and_home(slot)
         cells.append(
             FreeCellPlace(
                 "cell",
                 slot,
                 () if occupant is None else (occupant,),
                 action=action_to(slot),
-                quick=quick,
-                home=home,
+                home=home_of(slot),
                 movable=1 if occupant is not None and playable else 0,
                 held=1 if held_source == slot else 0,
             )
