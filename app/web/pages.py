@@ -101,9 +101,7 @@ def render_game(
 
 
 CHANGED_AT_MOST: Final = 0.75
-"""Past this share of the board's cells changed (a redeal), the whole board is sent. A
-move that changes where every column's double-click goes (a free cell filled) changes 10
-places of 16."""
+"""Past this share of the board's cells changed (a redeal), the whole board is sent."""
 
 
 def changed_cells(game: Game, table: Table, board: Any, shown: Position) -> list[Any] | None:

@@ -68,7 +68,10 @@ class LocalWindows:
         with self._lock:
             if now - self._swept > self.SWEEP_EVERY:
                 self._sweep(now)
-            _window, hits = self._hits.setdefault(key, (window, deque()))
+            kept = self._hits.get(key)
+            if kept is None:
+                kept = self._hits[key] = (window, deque())
+            hits = kept[1]
             while hits and hits[0] <= now - window:
                 hits.popleft()
             if len(hits) >= item.amount:

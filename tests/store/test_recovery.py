@@ -25,6 +25,7 @@ class Fault:
         path = tmp_path / "solitaire.db"
         shutil.copy(migrated_file, path)
         self.db = Database(f"sqlite:///{path}")
+        self.player = service.ensure_player(db=self.db, player_id=None)
         self.on = False
 
         @event.listens_for(self.db.engine, "do_connect")
@@ -53,8 +54,7 @@ def test_writes_recover_after_the_database_was_read_only(
     migrated_file: Path, tmp_path: Path
 ) -> None:
     fault = Fault(migrated_file, tmp_path)
-    db = fault.db
-    player = service.ensure_player(db=db, player_id=None)
+    db, player = fault.db, fault.player
     fault.begin()
     for _ in range(3):
         with pytest.raises(StorageError):
@@ -73,8 +73,7 @@ def test_moves_recover_after_the_database_was_read_only(
 ) -> None:
     """The same for a move, whose statements run on the driver's cursor (app.store.link)."""
     fault = Fault(migrated_file, tmp_path)
-    db = fault.db
-    player = service.ensure_player(db=db, player_id=None)
+    db, player = fault.db, fault.player
     game = service.start(db=db, player_id=player, kind="montana", deal=1)
     move = game.position.legal_moves()[0].notation
     fault.begin()
