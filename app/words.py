@@ -7,12 +7,14 @@ their direction inside an Arabic sentence.
 
 from __future__ import annotations
 
+import ast
+import re
 from collections.abc import Mapping
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 from app.i18n import gettext as _
-from app.i18n import isolate, number
-from app.rules.cards import Card
+from app.i18n import isolate, number, pgettext
+from app.rules.cards import RANK_LETTERS, SUIT_SYMBOLS, Card
 
 Params: TypeAlias = Mapping[str, object]
 """A refusal's params (:class:`app.rules.protocol.RuleError`)."""
@@ -45,17 +47,85 @@ def suit_name(suit: str) -> str:
 
 
 def card_name(card: Card) -> str:
-    """``'8 of clubs'``, for screen readers."""
-    return _("%(rank)s of %(suit)s") % {"rank": rank_name(card.rank), "suit": suit_name(card.suit)}
+    """``'8 of clubs'``, ``'queen of spades'``, for screen readers: a message per named rank,
+    since a language may word each its own way (Hindi «चिड़ी का 8» but «हुकुम की बेगम»)."""
+    suit = {"suit": suit_name(card.suit)}
+    if card.rank == 1:
+        return _("ace of %(suit)s") % suit
+    if card.rank == 11:
+        return _("jack of %(suit)s") % suit
+    if card.rank == 12:
+        return _("queen of %(suit)s") % suit
+    if card.rank == 13:
+        return _("king of %(suit)s") % suit
+    return _("%(rank)s of %(suit)s") % {"rank": str(card.rank), **suit}
+
+
+SENTENCE_ENDS: Final = (".", "!", "?", "\u0964", "\u061f", "…")
+"""What already ends a sentence: Latin stops, Hindi's danda (।), Arabic's question mark (؟)."""
 
 
 def sentence(text: str) -> str:
-    """``text`` with a capital first letter and a full stop."""
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+    """``text`` with a capital first letter and the language's full stop (Hindi ।)."""
+    text = text[:1].upper() + text[1:]
+    if text.rstrip("\u2069").endswith(SENTENCE_ENDS):
+        return text
+    # TRANSLATORS: a sentence built from pieces gets the language's full stop (Hindi ।).
+    return pgettext("sentence", "%(text)s.") % {"text": text}
+
+
+def quoted(text: object) -> str:
+    """What the player typed, between the language's quotes (“8C”, «8C»), never Python's
+    ``repr``: a param the engine quoted with ``!r`` is unquoted first."""
+    raw = str(text)
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        try:
+            raw = str(ast.literal_eval(raw))
+        except (ValueError, SyntaxError):
+            raw = raw[1:-1]
+    # TRANSLATORS: quotes around what the player typed (Arabic «%(text)s»).
+    return pgettext("quoted", "“%(text)s”") % {"text": isolate(raw)}
+
+
+def joined(items: list[str]) -> str:
+    """Items side by side with the language's comma (``'3, 5, 7'``; Arabic ``'3، 5، 7'``)."""
+    # TRANSLATORS: what separates the items of a list (Arabic «، »).
+    return pgettext("list", ", ").join(items)
+
+
+def cards_in_words(cards: tuple[Card, ...] | list[Card]) -> str:
+    """Cards named in words and joined with the language's comma, for a screen reader."""
+    return joined([card_name(card) for card in cards])
+
+
+_CARD_SYMBOL: Final = re.compile(
+    "(10|[" + re.escape(RANK_LETTERS) + "])([" + "".join(SUIT_SYMBOLS.values()) + "])"
+)
+_SUIT_OF: Final = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+
+
+def spoken(text: str) -> str:
+    """``text`` as a screen reader should hear it: every card symbol (``8♣``, ``10♦``)
+    named in words in the reader's language (``'8 of clubs'``, «चिड़ी का 8»)."""
+
+    def name(match: re.Match[str]) -> str:
+        rank = 10 if match[1] == "10" else RANK_LETTERS.index(match[1]) + 1
+        return card_name(Card(rank, _SUIT_OF[match[2]]))
+
+    return _CARD_SYMBOL.sub(name, text)
+
+
+class Words(str):
+    """Text already in words (a clause of a sentence): :func:`fill` puts it in as it is,
+    not isolated like notation."""
+
+    __slots__ = ()
 
 
 def shown(value: object) -> str:
     """A param as the player sees it: a card as ``8♣``, a run as ``9♣ 8♥``, else as is."""
+    if isinstance(value, Words):
+        return str(value)
     if isinstance(value, Card):
         return isolate(value.symbol)
     if isinstance(value, int):
@@ -66,7 +136,11 @@ def shown(value: object) -> str:
 
 
 def fill(template: str, params: Params) -> str:
-    return template % {key: shown(value) for key, value in params.items()}
+    """``template`` filled with ``params`` as the player sees them; ``text`` (what the
+    player typed) between the language's quotes (:func:`quoted`)."""
+    return template % {
+        key: quoted(value) if key == "text" else shown(value) for key, value in params.items()
+    }
 
 
 def count(params: Params, key: str) -> int:

@@ -162,7 +162,13 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
 
 
 def fewer_words(moved: int, held: int) -> str:
-    """The player picked up ``held`` cards and only ``moved`` went: say so."""
+    """The player picked up ``held`` cards and only ``moved`` went: say so (two held cards
+    have their own words: Arabic's dual «من الورقتين»)."""
+    if held == 2:
+        return _(
+            "Only one of the two cards you picked up could move there at once "
+            "(free cells and empty columns limit a run)."
+        )
     return ngettext(
         "Only %(num)s of the %(held)s cards you picked up could move there at once "
         "(free cells and empty columns limit a run).",

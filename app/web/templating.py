@@ -16,7 +16,7 @@ from markupsafe import Markup
 from starlette.datastructures import URL, URLPath
 from starlette.requests import Request
 
-from app import i18n
+from app import i18n, words
 from app.config import ROOT
 from app.service import IDLE_CAP
 from app.web import names
@@ -173,6 +173,20 @@ class KeepExtension(Extension):
         return part
 
 
+def per_request(helper: Callable[..., str]) -> Callable[..., str]:
+    """``helper`` as a filter Jinja2 never runs while it compiles a template.
+
+    Jinja2 folds a filter on constants (``1000000|number``) into the compiled template, in
+    whatever language the first page that used it was drawn: a filter that reads the
+    request's language must not be folded. One that takes the context cannot be."""
+
+    def filtered(context: object, value: Any, *args: Any, **kwargs: Any) -> str:
+        return helper(value, *args, **kwargs)
+
+    filtered.__doc__ = helper.__doc__
+    return pass_context(filtered)
+
+
 def make_templates(base_url: str = "") -> Jinja2Templates:
     env = Environment(
         loader=FileSystemLoader(ROOT / "templates"),
@@ -196,11 +210,19 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["variant_name"] = names.variant_name
     env.globals["group_name"] = names.group_name
     env.globals["site_title"] = names.site_title
-    env.filters["number"] = i18n.number
-    env.filters["percent"] = i18n.percent
-    env.filters["day"] = i18n.day
-    env.filters["moment"] = i18n.moment
-    env.filters["decimal"] = i18n.decimal
+    # Every filter that words or formats in the reader's language is drawn per request.
+    for name, helper in (
+        ("number", i18n.number),
+        ("percent", i18n.percent),
+        ("day", i18n.day),
+        ("moment", i18n.moment),
+        ("decimal", i18n.decimal),
+        ("listing", i18n.listing),
+        ("joined", words.joined),
+        ("spoken", words.spoken),
+    ):
+        env.filters[name] = per_request(helper)
+    env.globals["isolate"] = i18n.isolate
     env.filters["clock"] = clock
     # What site.js needs to count play time up between actions as the server does.
     env.globals["clock_formats"] = " ".join(CLOCK_FORMATS)

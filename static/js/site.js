@@ -202,10 +202,14 @@
     if (game) game.removeAttribute("aria-busy");
   });
   document.addEventListener("htmx:responseError", (event) => {
-    const xhr = event.detail.xhr;
-    tell(`${xhr.status}: ${(xhr.responseText || "the server refused").slice(0, 200)}`);
+    // The page's words (base.html's announcer), never the server's text or English.
+    const announcer = $("#announcer");
+    tell((announcer && announcer.dataset.refused) || "");
   });
-  document.addEventListener("htmx:sendError", () => tell("No connection to the server: nothing was changed. Try again."));
+  document.addEventListener("htmx:sendError", () => {
+    const announcer = $("#announcer");
+    tell((announcer && announcer.dataset.offline) || "");
+  });
 
   // A move that must wait for the request on its way (a pick-up) runs once it has landed.
   let inFlight = 0;

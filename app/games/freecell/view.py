@@ -14,6 +14,7 @@ from typing import Literal, NamedTuple, cast
 
 from app.games.freecell.rules import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
 from app.i18n import gettext as _
+from app.i18n import isolate, ngettext
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, Position
 from app.words import card_name, suit_name
@@ -292,7 +293,11 @@ def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
     else:
         card = position.columns[COLUMN_NAMES.index(selection.source)][-selection.count]
     assert card is not None
-    return card.symbol if selection.count == 1 else f"{selection.count} cards from {card.symbol}"
+    if selection.count == 1:
+        return isolate(card.symbol)
+    return ngettext(
+        "%(num)s card from %(card)s", "%(num)s cards from %(card)s", selection.count
+    ) % {"num": isolate(selection.count), "card": isolate(card.symbol)}
 
 
 def hinted_places(position: Position, notation: str) -> frozenset[str]:

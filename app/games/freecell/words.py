@@ -7,10 +7,10 @@ from typing import Final
 
 from app.games.freecell.rules import CELL_NAMES, HOME, FreeCellPosition
 from app.i18n import gettext as _
-from app.i18n import isolate, ngettext
+from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
 from app.rules.protocol import Position, Verdict
-from app.words import count, fill
+from app.words import Words, count, fill
 
 
 def name() -> str:
@@ -35,25 +35,61 @@ def describe(kind: str, notation: str, before: Position, after: Position) -> str
     assert isinstance(before, FreeCellPosition)
     move = before.parse_action(notation)
     card = before.card_at(move.source)
-    source, target = place_name(move.source), place_name(move.target)
+    source, target = place_name(move.source), isolate(move.target)
+    shown = isolate(card.symbol) if card else _("a card")
+    # A message per kind of target: languages put a card *into* a free cell but *onto* a
+    # column with different words (Hindi «फ्री सेल a में», «कॉलम 3 पर»).
     if move.count > 1:
         words = ngettext(
-            "%(num)s card from %(source)s to %(target)s",
-            "%(num)s cards from %(source)s to %(target)s",
+            "%(num)s card from %(source)s onto column %(column)s",
+            "%(num)s cards from %(source)s onto column %(column)s",
             move.count,
-        ) % {"num": isolate(move.count), "source": source, "target": target}
+        ) % {"num": isolate(move.count), "source": source, "column": target}
     elif move.target == HOME:
-        words = _("%(card)s home from %(source)s") % {
-            "card": isolate(card.symbol) if card else _("a card"),
+        words = _("%(card)s home from %(source)s") % {"card": shown, "source": source}
+    elif move.target in CELL_NAMES:
+        words = _("%(card)s from %(source)s into free cell %(cell)s") % {
+            "card": shown,
             "source": source,
+            "cell": target,
         }
     else:
-        words = _("%(card)s from %(source)s to %(target)s") % {
-            "card": isolate(card.symbol) if card else _("a card"),
+        words = _("%(card)s from %(source)s onto column %(column)s") % {
+            "card": shown,
             "source": source,
-            "target": target,
+            "column": target,
         }
     return _("%(move)s (automatic)") % {"move": words} if kind == "auto" else words
+
+
+def room(free_cells: int, empty_columns: int, other: bool = False) -> str:
+    """What a run may move through, in the language's words: a whole clause for each of
+    none and some of each (Hindi «… और कोई खाली कॉलम न होने पर»), the counted parts in
+    their plural forms (Arabic's duals): ``'with 2 empty free cells and no empty column'``.
+    ``other``: the columns besides the one the run moves into."""
+    cells = ngettext("%(num)s empty free cell", "%(num)s empty free cells", free_cells) % {
+        "num": isolate(free_cells)
+    }
+    if other:
+        columns = ngettext(
+            "%(num)s other empty column", "%(num)s other empty columns", empty_columns
+        ) % {"num": isolate(empty_columns)}
+    else:
+        columns = ngettext("%(num)s empty column", "%(num)s empty columns", empty_columns) % {
+            "num": isolate(empty_columns)
+        }
+    parts = {"cells": cells, "columns": columns}
+    if free_cells and empty_columns:
+        return _("with %(cells)s and %(columns)s") % parts
+    if empty_columns:
+        return _("with no empty free cell and %(columns)s") % parts
+    if free_cells:
+        if other:
+            return _("with %(cells)s and no other empty column") % parts
+        return _("with %(cells)s and no empty column") % parts
+    if other:
+        return _("with no empty free cell and no other empty column")
+    return _("with no empty free cell and no empty column")
 
 
 def standing(position: Position) -> str:
@@ -77,7 +113,7 @@ def verdict(position: Position, verdict: Verdict, length: int, searched: int) ->
         return _(
             "No: this game can no longer be won (all %(searched)s positions reachable with "
             "single-card moves were tried)."
-        ) % {"searched": isolate(f"{searched:,}")}
+        ) % {"searched": isolate(number(searched))}
     return _("Not sure: the search ran out of time before it found an answer.")
 
 
@@ -146,26 +182,22 @@ REFUSALS: Final[Refusals] = {
     ),
     "freecell.run_too_long": lambda p: fill(
         ngettext(
-            "A run of %(count)s cards cannot move onto column %(column)s: with "
-            "%(free_cells)s empty free cells and %(empty_columns)s empty columns, "
+            "A run of %(count)s cards cannot move onto column %(column)s: %(room)s, "
             "at most %(limit)s card moves at once.",
-            "A run of %(count)s cards cannot move onto column %(column)s: with "
-            "%(free_cells)s empty free cells and %(empty_columns)s empty columns, "
+            "A run of %(count)s cards cannot move onto column %(column)s: %(room)s, "
             "at most %(limit)s cards move at once.",
             count(p, "limit"),
         ),
-        p,
+        {**p, "room": Words(room(count(p, "free_cells"), count(p, "empty_columns")))},
     ),
     "freecell.run_too_long_empty": lambda p: fill(
         ngettext(
-            "A run of %(count)s cards cannot move into empty column %(column)s: with "
-            "%(free_cells)s empty free cells and %(empty_columns)s other empty columns, "
+            "A run of %(count)s cards cannot move into empty column %(column)s: %(room)s, "
             "at most %(limit)s card moves at once.",
-            "A run of %(count)s cards cannot move into empty column %(column)s: with "
-            "%(free_cells)s empty free cells and %(empty_columns)s other empty columns, "
+            "A run of %(count)s cards cannot move into empty column %(column)s: %(room)s, "
             "at most %(limit)s cards move at once.",
             count(p, "limit"),
         ),
-        p,
+        {**p, "room": Words(room(count(p, "free_cells"), count(p, "empty_columns"), True))},
     ),
 }

@@ -7,7 +7,7 @@ from typing import Final
 
 from app.games.montana.rules import MontanaMove, MontanaPosition, cell_name
 from app.i18n import gettext as _
-from app.i18n import isolate, ngettext
+from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
 from app.rules.protocol import Position, Verdict
 from app.words import fill
@@ -58,7 +58,7 @@ def verdict(position: Position, verdict: Verdict, length: int, searched: int) ->
         }
     if verdict != "unsolvable":
         return _("Not sure: the search ran out of time before it found an answer.")
-    tried = isolate(f"{searched:,}")
+    tried = isolate(number(searched))
     left = position.redeals_left if isinstance(position, MontanaPosition) else 0
     if left:
         return ngettext(
