@@ -181,3 +181,18 @@ def test_an_unknown_language_falls_back_to_negotiation(client: TestClient) -> No
         "/language", data={"lang": "xx", "next": "/"}, headers={"Accept-Language": "hi"}
     )
     assert response.headers["set-cookie"].startswith("lang=hi;")
+
+
+@pytest.mark.parametrize("first", ["hi", "en", "ar"])
+def test_a_number_on_a_page_is_in_each_readers_language(client: TestClient, first: str) -> None:
+    """The rules page names the last deal, 1000000: formatted when each page is drawn, in
+    its reader's language, never once when the template compiles (Hindi groups it
+    10,00,000). Each order draws the page first in another language."""
+    order = [first, *(lang for lang in ("en", "hi", "ar") if lang != first)]
+    wanted = {"en": "#1,000,000", "hi": "#10,00,000", "ar": "#1,000,000"}
+    for lang in order:
+        html = page(client, "/rules/freecell", lang)
+        assert wanted[lang] in html, (lang, order)
+        assert {w for w in wanted.values() if w != wanted[lang]}.isdisjoint(
+            {*re.findall(r"#[\d,]+", html)}
+        )

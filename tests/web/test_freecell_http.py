@@ -159,8 +159,8 @@ Freecells: KS QH JS TH
     response = act(client, game_id, "12", 0, **HX)
     assert response.status_code == 422
     assert (
-        "A run of 4 cards cannot move onto column 2: with 0 empty free cells and 0 empty "
-        "columns, at most 1 card moves at once."
+        "A run of 4 cards cannot move onto column 2: with no empty free cell and no empty "
+        "column, at most 1 card moves at once."
     ) in response.text
 
 

@@ -49,7 +49,7 @@ def test_home_lists_my_unfinished_games(client: TestClient) -> None:
     game_id = start(client, "123")
     page = client.get("/")
     assert f"/games/{game_id}" in page.text
-    assert "Montana #123" in page.text
+    assert f'Montana <bdi dir="ltr">#123</bdi>' in page.text
     other = TestClient(client.app, follow_redirects=False)
     assert f"/games/{game_id}" not in other.get("/").text
 
@@ -139,7 +139,8 @@ def test_illegal_move_is_422_with_a_message_and_nothing_stored(client: TestClien
         response = act(client, game_id, "7S A13", 0, **headers)
         assert response.status_code == 422
         assert "7♠ does not fit A13: only 6♠ follows 5♠ there." in response.text
-        assert re.search(r'id="announcer"[^>]*>7♠ does not fit A13', response.text)
+        # The live region names the cards in words, as the labels do.
+        assert re.search(r'id="announcer"[^>]*>7 of spades does not fit A13', response.text)
     assert client.get(f"/games/{game_id}/history").text == ""
     assert position(client, game_id) == montana.new_game(1)
 
@@ -281,7 +282,7 @@ def test_a_move_is_announced_in_words(client: TestClient) -> None:
     page = act(client, game_id, "5H C4", 0, **HX).text
     announcer = re.search(r'<div id="announcer" hx-swap-oob="innerHTML">([^<]*)</div>', page)
     assert announcer is not None
-    assert re.fullmatch(r"5♥ to C4\. \d+ cards? in place\.", announcer.group(1))
+    assert re.fullmatch(r"5 of hearts to C4\. \d+ cards? in place\.", announcer.group(1))
     assert "Redeal 1 of 2." in act(client, game_id, "redeal", 1, **HX).text
 
 

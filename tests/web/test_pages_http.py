@@ -31,8 +31,8 @@ def test_my_games_lists_unfinished_first_with_details(client: TestClient) -> Non
     playing = start(client, kind="freecell", deal="617")
     page = client.get("/games").text
     assert page.index(f"/games/{playing}") < page.index(f"/games/{finished}")
-    assert "FreeCell #617" in page
-    assert "Montana #5" in page
+    assert 'FreeCell <bdi dir="ltr">#617</bdi>' in page
+    assert 'Montana <bdi dir="ltr">#5</bdi>' in page
     assert "given up" in page
     assert f"/games/{finished}/replay" in page
     assert "52 left" in page

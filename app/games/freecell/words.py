@@ -41,20 +41,20 @@ def describe(kind: str, notation: str, before: Position, after: Position) -> str
     # column with different words (Hindi «फ्री सेल a में», «कॉलम 3 पर»).
     if move.count > 1:
         words = ngettext(
-            "%(num)s card from %(source)s onto column %(column)s",
-            "%(num)s cards from %(source)s onto column %(column)s",
+            "%(num)s card from %(source)s to column %(column)s",
+            "%(num)s cards from %(source)s to column %(column)s",
             move.count,
         ) % {"num": isolate(move.count), "source": source, "column": target}
     elif move.target == HOME:
         words = _("%(card)s home from %(source)s") % {"card": shown, "source": source}
     elif move.target in CELL_NAMES:
-        words = _("%(card)s from %(source)s into free cell %(cell)s") % {
+        words = _("%(card)s from %(source)s to free cell %(cell)s") % {
             "card": shown,
             "source": source,
             "cell": target,
         }
     else:
-        words = _("%(card)s from %(source)s onto column %(column)s") % {
+        words = _("%(card)s from %(source)s to column %(column)s") % {
             "card": shown,
             "source": source,
             "column": target,
