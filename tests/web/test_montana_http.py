@@ -49,7 +49,7 @@ def test_home_lists_my_unfinished_games(client: TestClient) -> None:
     game_id = start(client, "123")
     page = client.get("/")
     assert f"/games/{game_id}" in page.text
-    assert f'Montana <bdi dir="ltr">#123</bdi>' in page.text
+    assert 'Montana <bdi dir="ltr">#123</bdi>' in page.text
     other = TestClient(client.app, follow_redirects=False)
     assert f"/games/{game_id}" not in other.get("/").text
 
