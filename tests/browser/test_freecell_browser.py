@@ -585,7 +585,7 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
     fc.press("5", new_version=False)
     fc.press("h", new_version=False)
     expect(fc.message).to_contain_text("6♣")
-    expect(page.locator("#announcer")).to_contain_text("6♣")
+    expect(page.locator("#announcer")).to_contain_text("6 of clubs")  # in words, as labels
     expect(fc.selected).to_have_attribute(
         "aria-label", re.compile("^6 of clubs, column 5, bottom card, selected")
     )
@@ -670,7 +670,10 @@ def test_winning_a_constructed_position(
     expect(end).to_be_visible()
     expect(end.get_by_role("heading")).to_have_text(WON)
     expect(page.locator("#announcer")).to_contain_text(
-        re.compile(r"K♦ home from column 1\. 1 card went home by itself\. You won FreeCell #1 in")
+        re.compile(
+            r"king of diamonds home from column 1\. 1 card went home by itself\. "
+            r"You won FreeCell #1 in"
+        )
     )
     expect(fc.game).to_have_attribute("data-status", "won")
     assert fc.history() == ["1h", "2h"]

@@ -7,12 +7,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
 from tests.browser.test_accessibility import assert_accessible
+from tests.browser.test_freecell_browser import force_position
+
+__all__ = ["force_position"]  # a fixture of the FreeCell tests, used here too
 
 SCRIPT = {"hi": re.compile("[\u0900-\u097f]"), "ar": re.compile("[\u0600-\u06ff]")}
 """Letters of the language's own script: an announcement in English has none."""
@@ -149,3 +153,99 @@ def test_every_page_type_in_each_language(
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("lang", language)
         assert_accessible(page)
+
+
+LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])")
+"""Two or more Latin letters that are not notation: notation touches a digit (``A1``,
+``3a``, ``8C``) or is one letter (free cell ``a``, ``h`` for home)."""
+LATIN_KEPT = frozenset({"UTC", "KiB", "Gaps"})
+"""Latin words the catalogues keep on purpose (GLOSSARY.md): a time zone, a unit, and the
+game's other name as the Arabic seed writes it."""
+WORDS_SHOWN = """el => {
+  const copy = el.cloneNode(true);
+  copy.querySelectorAll("kbd, code, script, style, [hidden]").forEach((k) => k.remove());
+  return copy.textContent;
+}"""
+"""The text of an element as it reads, keys (``<kbd>``) and notation (``<code>``) aside."""
+
+
+def _assert_no_english(page: Page, language: str, when: str) -> None:
+    """Neither the game's visible text nor the live region holds a Latin-script word."""
+    for selector in ("main", "#announcer"):
+        text = page.locator(selector).evaluate(WORDS_SHOWN)
+        left = sorted(set(LATIN_WORD.findall(text)) - LATIN_KEPT)
+        assert not left, f"{when}, {language}, {selector}: {left} in {' '.join(text.split())!r}"
+    said = page.locator("#announcer").evaluate("e => e.textContent")
+    assert not re.search("[♠♥♦♣]", said), f"{when}: the live region says cards in words: {said!r}"
+
+
+@pytest.mark.parametrize("language", ["hi", "ar"])
+def test_a_whole_game_has_no_english_word(
+    in_language: Callable[[str, str], Page],
+    force_position: Callable[[str, str], None],
+    artifacts: Path,
+    language: str,
+) -> None:
+    """A run held, a move refused, a 2 chosen, a game won and one lost: every sentence on
+    the page and in the live region is the language's own."""
+    page = in_language(language, "desktop")
+    ui = _start(page, "freecell")
+    # Deal 1: column 5's 6♣ is held, and column 1's 6♠ cannot take it.
+    with ui.swap(new_version=False):
+        page.keyboard.press("5")
+    expect(page.locator("#game .pick-note")).to_be_visible()
+    _assert_no_english(page, language, "a card held")
+    with ui.swap(new_version=False):
+        page.keyboard.press("1")
+    expect(page.locator("#game .message")).to_be_visible()
+    _assert_no_english(page, language, "a move refused")
+    page.screenshot(path=str(artifacts / f"words-refused-{language}.png"))
+    with ui.swap(new_version=False):
+        page.keyboard.press("Escape")
+    give_up = page.locator("details.give-up")
+    give_up.locator("summary").click()
+    with ui.swap():
+        give_up.locator("button[value=resign]").click()
+    expect(ui.game).to_have_attribute("data-status", "lost")
+    _assert_no_english(page, language, "a game given up")
+
+    ui = _start(page, "freecell")
+    game_id = ui.game_path.rsplit("/", 1)[1]
+    force_position(game_id, NEARLY_WON)
+    page.reload()
+    with ui.swap(new_version=False):
+        page.keyboard.press("4")  # the run of six from K♣
+    expect(page.locator("#game .pick-note")).to_be_visible()
+    _assert_no_english(page, language, "a run held")
+    with ui.swap(new_version=False):
+        page.keyboard.press("Escape")
+    with ui.swap():
+        page.keyboard.press("Home")  # 8♥ home, and every other card after it
+    expect(ui.game).to_have_attribute("data-status", "won")
+    _assert_no_english(page, language, "a game won")
+    page.screenshot(path=str(artifacts / f"words-won-{language}.png"))
+
+    ui = _start(page, "montana")
+    with ui.swap():
+        page.keyboard.press("r")  # every row's gap is now in column 1: any 2 fits
+    with ui.swap(new_version=False):
+        ui.cell("A1").click()
+    expect(page.locator("#game .pick-note")).to_be_visible()
+    _assert_no_english(page, language, "a gap for a 2")
+    ui.act(page.locator("#board [data-cell].candidate").first)
+    _assert_no_english(page, language, "a 2 chosen")
+    page.screenshot(path=str(artifacts / f"words-two-{language}.png"))
+
+
+NEARLY_WON: Final = """\
+Foundations: H-7 C-8 D-Q S-Q
+: KD
+: KS
+: KH QC JH TC 9H
+: KC QH JC TH 9C 8H
+:
+:
+:
+:
+"""
+"""Column 4 holds a run of six; once 8♥ goes home every card follows."""
