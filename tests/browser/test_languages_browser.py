@@ -133,25 +133,30 @@ def test_the_switch_changes_and_remembers_the_language(
     assert_accessible(page)
 
 
+@pytest.mark.parametrize("size", ["desktop", "phone"])
 @pytest.mark.parametrize("language", ["hi", "ar"])
 def test_every_page_type_in_each_language(
-    in_language: Callable[[str, str], Page], language: str
+    in_language: Callable[[str, str], Page], artifacts: Path, language: str, size: str
 ) -> None:
-    page = in_language(language, "desktop")
+    page = in_language(language, size)
     ui = _start(page, "montana")
     ui.act(ui.clickable.first)
     game = ui.game_path
-    for path in (
-        "/games",
-        "/stats",
-        f"{game}/replay",
-        f"{game}/solution",
-        "/rules",
-        "/rules/montana",
-        "/rules/freecell",
+    with ui.swap():
+        page.keyboard.press("u")  # a replay shows an undo in words alone
+    for name, path in (
+        ("home", "/"),
+        ("games", "/games"),
+        ("stats", "/stats"),
+        ("replay", f"{game}/replay"),
+        ("solution", f"{game}/solution"),
+        ("rules", "/rules"),
+        ("rules-montana", "/rules/montana"),
+        ("rules-freecell", "/rules/freecell"),
     ):
         page.goto(path)
         expect(page.locator("html")).to_have_attribute("lang", language)
+        page.screenshot(path=str(artifacts / f"page-{name}-{language}-{size}.png"), full_page=True)
         assert_accessible(page)
 
 
