@@ -18,6 +18,7 @@ from app.web.htmx import is_htmx
 from app.web.pages import render, render_game, stale_message, table_for
 from app.web.refusals import refusal
 from app.web.throttle import Cost, TooManyRequests
+from app.words import joined
 
 
 def too_many_words(cost: Cost) -> str:
@@ -105,9 +106,11 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_form(request: Request, error: RequestValidationError) -> Response:
-        fields = ", ".join(
-            isolate(".".join(str(part) for part in problem["loc"][1:]) or "-")
-            for problem in error.errors()
+        fields = joined(
+            [
+                isolate(".".join(str(part) for part in problem["loc"][1:]) or "-")
+                for problem in error.errors()
+            ]
         )
         message = _("A field of this form is missing, too long or malformed: %(fields)s.") % {
             "fields": fields

@@ -349,7 +349,7 @@ def test_montana_card_gap_two_redeal_undo_hint(
         montana_choose(player, ui, "D10")  # 6♠ goes to the gap after 5♠
     assert ui.grid() == ui.position_grid() == montana_after("6S A13")
     if way != "nojs":
-        expect(announced).to_have_text(re.compile(r"^6♠ to A13\. \d+ cards? in place\.$"))
+        expect(announced).to_have_text(re.compile(r"^6 of spades to A13\. \d+ cards? in place\.$"))
     with player.answer(ui):
         montana_choose(player, ui, "B9")  # the gap after J♠: Q♠ comes in
     assert ui.grid() == ui.position_grid() == montana_after("6S A13", "QS B9")
