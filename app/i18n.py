@@ -30,7 +30,7 @@ from functools import cache
 from typing import Final, Literal
 
 from babel import Locale
-from babel.dates import format_date, format_skeleton
+from babel.dates import format_date, format_skeleton, get_datetime_format
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -221,10 +221,12 @@ def day(value: date) -> str:
 
 
 def moment(value: datetime) -> str:
-    """A date and a 24-hour time in the active locale (``Nov 30, 2026 22:25``)."""
+    """A date and a 24-hour time in the active locale, joined as the locale joins them
+    (``Nov 30, 2026, 22:25``; Arabic with its comma ،)."""
     locale = babel_locale()
     when = format_skeleton("yMMMd", value, locale=locale)
-    return f"{when} {format_skeleton('Hm', value, locale=locale)}"
+    time = format_skeleton("Hm", value, locale=locale)
+    return str(get_datetime_format("medium", locale=locale)).format(time, when)
 
 
 def decimal(value: float, digits: int = 1) -> str:

@@ -3,6 +3,8 @@ full stop, quotes and comma, cards spoken in words."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from app import i18n
@@ -115,3 +117,11 @@ def test_a_move_says_into_a_free_cell_and_onto_a_column_in_hindi() -> None:
         assert describe("move", "1a", deal, deal.play(into_cell)).endswith("फ्री सेल a में")
         words = describe("move", onto_column.notation, board, board.play(onto_column))
         assert words.endswith(f"कॉलम {onto_column.target} पर")
+
+
+def test_a_moment_joins_date_and_time_as_the_language_does() -> None:
+    when = datetime(2026, 11, 30, 22, 25)
+    with i18n.use_locale("en"):
+        assert i18n.moment(when) == "Nov 30, 2026, 22:25"
+    with i18n.use_locale("ar"):
+        assert i18n.moment(when).endswith("2026، 22:25")
