@@ -11,7 +11,7 @@ from app import i18n
 from app.games.freecell.rules import new_game
 from app.games.freecell.words import describe, room
 from app.rules.cards import Card
-from app.words import card_name, cards_in_words, joined, quoted, sentence, spoken
+from app.words import card_name, cards_in_words, fill, joined, quoted, sentence, spoken
 
 FSI, PDI = "\u2068", "\u2069"
 
@@ -125,3 +125,13 @@ def test_a_moment_joins_date_and_time_as_the_language_does() -> None:
         assert i18n.moment(when) == "Nov 30, 2026, 22:25"
     with i18n.use_locale("ar"):
         assert i18n.moment(when).endswith("2026، 22:25")
+
+
+def test_a_refusal_quotes_what_was_typed_in_the_languages_quotes() -> None:
+    """The engine quotes the player's text with ``!r``; the sentence shows it in the
+    language's own quotes instead."""
+    template = "%(text)s is not a cell (cells are A1 to D13)."
+    with i18n.use_locale("en"):
+        assert fill(template, {"text": "'Z9'"}) == "“Z9” is not a cell (cells are A1 to D13)."
+    with i18n.use_locale("ar"):
+        assert fill("%(text)s", {"text": "'Z9'"}) == f"«{FSI}Z9{PDI}»"
