@@ -39,7 +39,7 @@ def test_a_card_is_named_as_the_seeds_name_it(lang: i18n.LocaleCode, card: Card,
     [
         ("en", "8♣ to B7", "8♣ to B7."),
         ("en", "you won!", "You won!"),
-        ("hi", "8♣ को B7 में", "8♣ को B7 में।"),
+        ("hi", "8♣: B7 में", "8♣: B7 में।"),
         ("hi", "पहले से पूरा।", "पहले से पूरा।"),
         ("ar", f"{FSI}8♣{PDI} إلى {FSI}B7{PDI}", f"{FSI}8♣{PDI} إلى {FSI}B7{PDI}."),
         ("ar", "هل ما زال الفوز ممكنًا؟", "هل ما زال الفوز ممكنًا؟"),
