@@ -46,10 +46,15 @@ def suit_name(suit: str) -> str:
     raise ValueError(f"no such suit: {suit!r}")
 
 
-def card_name(card: Card) -> str:
+def card_name(card: Card, *, oblique: bool = False) -> str:
     """``'8 of clubs'``, ``'queen of spades'``, for screen readers: a message per named rank,
-    since a language may word each its own way (Hindi «चिड़ी का 8» but «हुकुम की बेगम»)."""
+    since a language may word each its own way (Hindi «चिड़ी का 8» but «हुकुम की बेगम»).
+
+    ``oblique``: the name as it stands before a postposition (Hindi «चिड़ी के 8 को»); in
+    most languages the same words."""
     suit = {"suit": suit_name(card.suit)}
+    if oblique:
+        return _oblique_name(card, suit)
     if card.rank == 1:
         return _("ace of %(suit)s") % suit
     if card.rank == 11:
@@ -59,6 +64,20 @@ def card_name(card: Card) -> str:
     if card.rank == 13:
         return _("king of %(suit)s") % suit
     return _("%(rank)s of %(suit)s") % {"rank": str(card.rank), **suit}
+
+
+def _oblique_name(card: Card, suit: dict[str, str]) -> str:
+    # TRANSLATORS: a card's name before a postposition (Hindi «चिड़ी के इक्के को»); most
+    # languages write it as the plain name.
+    if card.rank == 1:
+        return pgettext("oblique", "ace of %(suit)s") % suit
+    if card.rank == 11:
+        return pgettext("oblique", "jack of %(suit)s") % suit
+    if card.rank == 12:
+        return pgettext("oblique", "queen of %(suit)s") % suit
+    if card.rank == 13:
+        return pgettext("oblique", "king of %(suit)s") % suit
+    return pgettext("oblique", "%(rank)s of %(suit)s") % {"rank": str(card.rank), **suit}
 
 
 SENTENCE_ENDS: Final = (".", "!", "?", "\u0964", "\u061f", "…")
@@ -104,13 +123,26 @@ _CARD_SYMBOL: Final = re.compile(
 _SUIT_OF: Final = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
 
 
+def postpositions() -> frozenset[str]:
+    """The words after which a card's name takes its oblique form, in the reader's language
+    (Hindi को, पर, में, से …; none in English or Arabic)."""
+    # TRANSLATORS: the postpositions that put a card's name before them in its oblique form,
+    # separated by spaces (Hindi «को पर में से तक»); "(none)" in a language without them.
+    words = pgettext("postpositions", "(none)")
+    return frozenset() if words == "(none)" else frozenset(words.split())
+
+
 def spoken(text: str) -> str:
     """``text`` as a screen reader should hear it: every card symbol (``8♣``, ``10♦``)
-    named in words in the reader's language (``'8 of clubs'``, «चिड़ी का 8»)."""
+    named in words in the reader's language (``'8 of clubs'``, «चिड़ी का 8»), in its
+    oblique form before a postposition (Hindi «चिड़ी के 8 को»)."""
+    after = postpositions()
 
     def name(match: re.Match[str]) -> str:
         rank = 10 if match[1] == "10" else RANK_LETTERS.index(match[1]) + 1
-        return card_name(Card(rank, _SUIT_OF[match[2]]))
+        following = text[match.end() :].lstrip("\u2069 ").split(maxsplit=1)
+        oblique = bool(following) and following[0].rstrip("\u0964.,:") in after
+        return card_name(Card(rank, _SUIT_OF[match[2]]), oblique=oblique)
 
     return _CARD_SYMBOL.sub(name, text)
 

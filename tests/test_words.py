@@ -135,3 +135,12 @@ def test_a_refusal_quotes_what_was_typed_in_the_languages_quotes() -> None:
         assert fill(template, {"text": "'Z9'"}) == "“Z9” is not a cell (cells are A1 to D13)."
     with i18n.use_locale("ar"):
         assert fill("%(text)s", {"text": "'Z9'"}) == f"«{FSI}Z9{PDI}»"
+
+
+def test_a_card_before_a_postposition_is_said_in_its_oblique_form() -> None:
+    with i18n.use_locale("hi"):
+        assert spoken("6♣ को 6♠ पर नहीं रखा जा सकता") == "चिड़ी के 6 को हुकुम के 6 पर नहीं रखा जा सकता"
+        assert spoken("A♦: कॉलम 3 से नींव पर") == "ईंट का इक्का: कॉलम 3 से नींव पर"
+        assert card_name(Card(1, "D"), oblique=True) == "ईंट के इक्के"
+    with i18n.use_locale("en"):
+        assert spoken("K♠ to column 3") == "king of spades to column 3"
