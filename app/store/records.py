@@ -1,0 +1,171 @@
+"""A deal's records, the deals of the day, display names and watch links: the queries, in
+one place. Every one reads an index of its own (app.store.models: ``ix_games_deal*``,
+``ix_games_daily*``); the wins' indexes hold won games only.
+
+Counts are of the games table: "played" is every game started on the deal (finished or
+not), "won" the games won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy.orm import Session
+
+from app.store.models import GameRecord, PlayerRecord, ShareRecord
+
+Order = Literal["moves", "time"]
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    """One won game in a table of records: who (a display name or None), how."""
+
+    name: str | None
+    moves: int
+    play_ms: int
+    hints: int
+    finished_at: datetime | None
+
+
+def _deal(kind: str, variant: str, deal: int) -> list[ColumnElement[bool]]:
+    return [GameRecord.kind == kind, GameRecord.variant == variant, GameRecord.deal == deal]
+
+
+def _daily(kind: str, variant: str, day: date) -> list[ColumnElement[bool]]:
+    return [GameRecord.daily_on == day, GameRecord.kind == kind, GameRecord.variant == variant]
+
+
+def _counts(session: Session, where: list[ColumnElement[bool]]) -> tuple[int, int]:
+    rows = session.execute(
+        select(GameRecord.status, func.count()).where(*where).group_by(GameRecord.status)
+    )
+    by_status: dict[str, int] = dict(rows.tuples())
+    return sum(by_status.values()), by_status.get("won", 0)
+
+
+def _wins(
+    session: Session, where: list[ColumnElement[bool]], order: Order, limit: int
+) -> list[Win]:
+    """The best ``limit`` wins: unassisted ones first (no hint, no solution seen), each
+    group by fewest moves then least time (or the other way round)."""
+    first: tuple[Any, ...] = (GameRecord.moves_count, GameRecord.play_ms)
+    keys = first if order == "moves" else first[::-1]
+    found: list[Win] = []
+    for assisted in (GameRecord.hints_used == 0, GameRecord.hints_used > 0):
+        if len(found) >= limit:
+            break
+        rows = session.execute(
+            select(
+                PlayerRecord.name,
+                GameRecord.moves_count,
+                GameRecord.play_ms,
+                GameRecord.hints_used,
+                GameRecord.finished_at,
+            )
+            .join(PlayerRecord, PlayerRecord.id == GameRecord.player_id)
+            .where(*where, GameRecord.status == "won", assisted)
+            .order_by(GameRecord.hints_used > 0, *keys, GameRecord.id)
+            .limit(limit - len(found))
+        ).all()
+        found += [Win(*row) for row in rows]
+    return found
+
+
+def deal_counts(session: Session, kind: str, variant: str, deal: int) -> tuple[int, int]:
+    """Games played (started) and won on this deal."""
+    return _counts(session, _deal(kind, variant, deal))
+
+
+def deal_wins(
+    session: Session, kind: str, variant: str, deal: int, order: Order, limit: int
+) -> list[Win]:
+    return _wins(session, _deal(kind, variant, deal), order, limit)
+
+
+def daily_counts(session: Session, kind: str, variant: str, day: date) -> tuple[int, int]:
+    """Games started as ``day``'s deal of the day, and won."""
+    return _counts(session, _daily(kind, variant, day))
+
+
+def daily_wins(session: Session, kind: str, variant: str, day: date, limit: int) -> list[Win]:
+    return _wins(session, _daily(kind, variant, day), "moves", limit)
+
+
+def daily_days_won(session: Session, player_id: str, limit: int) -> list[date]:
+    """The days (newest first) on which the player won a deal of the day."""
+    return list(
+        session.scalars(
+            select(GameRecord.daily_on)
+            .where(
+                GameRecord.player_id == player_id,
+                GameRecord.daily_on.is_not(None),
+                GameRecord.status == "won",
+            )
+            .group_by(GameRecord.daily_on)
+            .order_by(GameRecord.daily_on.desc())
+            .limit(limit)
+        )
+    )
+
+
+def daily_games(session: Session, player_id: str, day: date) -> Sequence[GameRecord]:
+    """The player's games started as ``day``'s deals of the day."""
+    return session.scalars(
+        select(GameRecord)
+        .where(GameRecord.player_id == player_id, GameRecord.daily_on == day)
+        .order_by(GameRecord.created_at.desc())
+    ).all()
+
+
+def player_name(session: Session, player_id: str) -> str | None:
+    return session.scalar(select(PlayerRecord.name).where(PlayerRecord.id == player_id))
+
+
+def name_taken(session: Session, key: str, player_id: str) -> bool:
+    """Whether another player has a name that folds to ``key``."""
+    owner = session.scalar(select(PlayerRecord.id).where(PlayerRecord.name_key == key))
+    return owner is not None and owner != player_id
+
+
+def set_name(session: Session, player_id: str, name: str | None, key: str | None) -> None:
+    """Set (or clear) the name; the unique index on ``name_key`` refuses a name taken
+    meanwhile (:class:`~app.store.errors.Conflict`)."""
+    session.execute(
+        update(PlayerRecord).where(PlayerRecord.id == player_id).values(name=name, name_key=key)
+    )
+
+
+def active_share(session: Session, game_id: str) -> ShareRecord | None:
+    return session.scalars(
+        select(ShareRecord)
+        .where(ShareRecord.game_id == game_id, ShareRecord.revoked_at.is_(None))
+        .order_by(ShareRecord.created_at.desc())
+        .limit(1)
+    ).first()
+
+
+def shared_game(session: Session, token: str) -> GameRecord | None:
+    """The game a watch link that is not revoked shows."""
+    return session.scalars(
+        select(GameRecord)
+        .join(ShareRecord, ShareRecord.game_id == GameRecord.id)
+        .where(ShareRecord.token == token, ShareRecord.revoked_at.is_(None))
+    ).first()
+
+
+def add_share(session: Session, token: str, game_id: str, now: datetime) -> None:
+    session.add(ShareRecord(token=token, game_id=game_id, created_at=now))
+
+
+def revoke_shares(session: Session, game_id: str, now: datetime) -> int:
+    result = session.execute(
+        update(ShareRecord)
+        .where(ShareRecord.game_id == game_id, ShareRecord.revoked_at.is_(None))
+        .values(revoked_at=now)
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
