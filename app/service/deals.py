@@ -18,7 +18,7 @@ from app.games import KINDS, game_kind
 from app.rules.protocol import Rules, Verdict
 from app.service.model import Game, UnknownGameKind, utcnow, view
 from app.service.play import start
-from app.service.proofs import daily_deal, proofs, random_winnable
+from app.service import proofs
 from app.store import Database, Session, records
 from app.store.records import Win
 
@@ -98,7 +98,7 @@ def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> 
         played, won = records.deal_counts(session, kind, variant, deal)
         by_moves = records.deal_wins(session, kind, variant, deal, "moves", TOP) if won else []
         by_time = records.deal_wins(session, kind, variant, deal, "time", TOP) if won else []
-    verdict = proofs(kind, variant).verdict(deal)
+    verdict = proofs.proofs(kind, variant).verdict(deal)
     return DealRecords(kind, variant, deal, played, won, by_moves, by_time, verdict)
 
 
@@ -140,7 +140,7 @@ def streak(days_won: list[date], day: date) -> int:
 
 
 def _table(session: Session, kind: str, variant: str, day: date) -> DailyTable:
-    deal = daily_deal(kind, variant, day)
+    deal = proofs.daily_deal(kind, variant, day)
     if deal is None:
         return DailyTable(kind, variant, day, None, 0, 0, [])
     played, won = records.daily_counts(session, kind, variant, day)
@@ -158,7 +158,7 @@ def start_daily(
     """A new game on today's deal of ``kind``'s ``variant``, marked as today's."""
     _rules, variant = checked(kind, variant)
     now = now or utcnow()
-    deal = daily_deal(kind, variant, today(now))
+    deal = proofs.daily_deal(kind, variant, today(now))
     if deal is None:
         raise _none_proved(kind, variant)
     return start(
@@ -172,14 +172,14 @@ def start_winnable(
 ) -> Game:
     """A new game on a deal proved winnable, picked at random among them; never a search."""
     _rules, variant = checked(kind, variant)
-    deal = random_winnable(kind, variant, secrets.randbelow(1 << 30))
+    deal = proofs.random_winnable(kind, variant, secrets.randbelow(1 << 30))
     if deal is None:
         raise _none_proved(kind, variant)
     return start(db=db, player_id=player_id, kind=kind, variant=variant, deal=deal, now=now)
 
 
 def has_winnable(kind: str, variant: str) -> bool:
-    return bool(proofs(kind, variant).winnable)
+    return bool(proofs.proofs(kind, variant).winnable)
 
 
 def _none_proved(kind: str, variant: str) -> UnknownGameKind:

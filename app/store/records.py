@@ -44,7 +44,7 @@ def _counts(session: Session, where: list[ColumnElement[bool]]) -> tuple[int, in
     rows = session.execute(
         select(GameRecord.status, func.count()).where(*where).group_by(GameRecord.status)
     )
-    by_status: dict[str, int] = dict(rows.tuples())
+    by_status: dict[str, int] = {row[0]: row[1] for row in rows}
     return sum(by_status.values()), by_status.get("won", 0)
 
 
