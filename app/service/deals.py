@@ -16,9 +16,9 @@ from typing import Final
 
 from app.games import KINDS, game_kind
 from app.rules.protocol import Rules, Verdict
+from app.service import proofs
 from app.service.model import Game, UnknownGameKind, utcnow, view
 from app.service.play import start
-from app.service import proofs
 from app.store import Database, Session, records
 from app.store.records import Win
 

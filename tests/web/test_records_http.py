@@ -165,7 +165,9 @@ def test_a_deal_page_counts_and_ranks_wins_unassisted_first(
 
 def test_play_this_deal_starts_a_new_game_on_it(client: TestClient, db: Database) -> None:
     page = client.get("/deals/montana/7?variant=easy").text
-    form = re.search(r'<form method="post" action="([^"]+)" class="action-form">(.*?)</form>', page, re.S)
+    form = re.search(
+        r'<form method="post" action="([^"]+)" class="action-form">(.*?)</form>', page, re.S
+    )
     assert form
     fields = dict(re.findall(r'name="(\w+)" value="(\w*)"', form.group(2)))
     response = client.post(form.group(1), data=fields)
