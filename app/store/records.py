@@ -16,7 +16,7 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
-from app.store.models import GameRecord, PlayerRecord, ShareRecord
+from app.store.models import DAILY_WON, WON, GameRecord, PlayerRecord, ShareRecord
 
 Order = Literal["moves", "time"]
 
@@ -68,8 +68,8 @@ def _wins(
                 GameRecord.finished_at,
             )
             .join(PlayerRecord, PlayerRecord.id == GameRecord.player_id)
-            .where(*where, GameRecord.status == "won", assisted)
-            .order_by(GameRecord.hints_used > 0, *keys, GameRecord.id)
+            .where(*where, WON, assisted)  # as the partial index says it, to be read
+            .order_by(*keys)
             .limit(limit - len(found))
         ).all()
         found += [Win(*row) for row in rows]
@@ -101,11 +101,7 @@ def daily_days_won(session: Session, player_id: str, limit: int) -> list[date]:
     return list(
         session.scalars(
             select(GameRecord.daily_on)
-            .where(
-                GameRecord.player_id == player_id,
-                GameRecord.daily_on.is_not(None),
-                GameRecord.status == "won",
-            )
+            .where(GameRecord.player_id == player_id, DAILY_WON)
             .group_by(GameRecord.daily_on)
             .order_by(GameRecord.daily_on.desc())
             .limit(limit)
