@@ -75,6 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     classify.add_argument("--variant", default=None, help="one variant (default: every one)")
     classify.add_argument("--budget-ms", type=int, default=2_000, help="search time per deal")
     classify.add_argument("--folder", default=None, help="where the proofs go (app/proofs)")
+    classify.add_argument(
+        "--again", action="store_true", help="search deals already proved too (default: skip)"
+    )
     classify.set_defaults(run=_classify)
 
     verify = commands.add_parser(
@@ -208,14 +211,17 @@ def _classify(args: argparse.Namespace) -> int:
         header = f"solitaire classify {args.kind} --variant {variant} --budget-ms {args.budget_ms}"
         found: dict[int, Verdict] = {}
         counts = dict.fromkeys(proofs.VERDICTS, 0)
-        for deal, verdict in proofs.classify(args.kind, variant, args.deals, args.budget_ms):
+        known = proofs.read(file).verdicts
+        wanted = [d for d in args.deals if args.again or known.get(d, "unknown") == "unknown"]
+        for deal, verdict in proofs.classify(args.kind, variant, wanted, args.budget_ms):
             found[deal] = verdict
             counts[verdict] += 1
             if len(found) % CLASSIFY_SAVE_EVERY == 0:
                 proofs.write(file, found, header)
         proofs.write(file, found, header)
         summary = ", ".join(f"{count} {verdict}" for verdict, count in counts.items())
-        print(f"{args.kind} {variant}: {len(found)} deals: {summary} -> {file}")
+        skipped = len(args.deals) - len(wanted)
+        print(f"{args.kind} {variant}: {len(found)} deals: {summary} ({skipped} proved before)")
     return 0
 
 

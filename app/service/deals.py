@@ -39,6 +39,8 @@ class DealRecords:
     by_time: list[Win]
     verdict: Verdict | None
     """What the shipped proofs say of the deal (None: never classified)."""
+    in_rounds: bool
+    """A game dealt again between rounds (a redeal): its proof is of the first round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +95,14 @@ def checked(kind: str, variant: str | None, deal: int | None = None) -> tuple[Ru
 
 
 def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> DealRecords:
-    _rules, variant = checked(kind, variant, deal)
+    rules, variant = checked(kind, variant, deal)
+    in_rounds = bool(game_kind(kind).other_actions(rules.new_game(deal, variant)))
     with db.read() as session:
         played, won = records.deal_counts(session, kind, variant, deal)
         by_moves = records.deal_wins(session, kind, variant, deal, "moves", TOP) if won else []
         by_time = records.deal_wins(session, kind, variant, deal, "time", TOP) if won else []
     verdict = proofs.proofs(kind, variant).verdict(deal)
-    return DealRecords(kind, variant, deal, played, won, by_moves, by_time, verdict)
+    return DealRecords(kind, variant, deal, played, won, by_moves, by_time, verdict, in_rounds)
 
 
 def today(now: datetime | None = None) -> date:
@@ -143,8 +146,8 @@ def _table(session: Session, kind: str, variant: str, day: date) -> DailyTable:
     deal = proofs.daily_deal(kind, variant, day)
     if deal is None:
         return DailyTable(kind, variant, day, None, 0, 0, [])
-    played, won = records.daily_counts(session, kind, variant, day)
-    wins = records.daily_wins(session, kind, variant, day, TOP) if won else []
+    played, won = records.daily_counts(session, kind, variant, day, deal)
+    wins = records.daily_wins(session, kind, variant, day, deal, TOP) if won else []
     return DailyTable(kind, variant, day, deal, played, won, wins)
 
 

@@ -146,6 +146,7 @@ class GameRecord(Base):
             "daily_on",
             "kind",
             "variant",
+            "deal",
             "status",
             sqlite_where=DAILY,
             postgresql_where=DAILY,
@@ -155,6 +156,7 @@ class GameRecord(Base):
             "daily_on",
             "kind",
             "variant",
+            "deal",
             "hints_used",
             "moves_count",
             "play_ms",
@@ -165,8 +167,8 @@ class GameRecord(Base):
             "ix_games_player_daily",
             "player_id",
             "daily_on",
-            sqlite_where=DAILY_WON,
-            postgresql_where=DAILY_WON,
+            sqlite_where=DAILY,
+            postgresql_where=DAILY,
         ),
     )
 

@@ -16,7 +16,7 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, func, select, update
 from sqlalchemy.orm import Session
 
-from app.store.models import DAILY_WON, WON, GameRecord, PlayerRecord, ShareRecord
+from app.store.models import DAILY, WON, GameRecord, PlayerRecord, ShareRecord
 
 Order = Literal["moves", "time"]
 
@@ -36,8 +36,14 @@ def _deal(kind: str, variant: str, deal: int) -> list[ColumnElement[bool]]:
     return [GameRecord.kind == kind, GameRecord.variant == variant, GameRecord.deal == deal]
 
 
-def _daily(kind: str, variant: str, day: date) -> list[ColumnElement[bool]]:
-    return [GameRecord.daily_on == day, GameRecord.kind == kind, GameRecord.variant == variant]
+def _daily(kind: str, variant: str, day: date, deal: int) -> list[ColumnElement[bool]]:
+    # The deal too: the proofs shipped may change within a day, and with them its deal.
+    return [
+        GameRecord.daily_on == day,
+        GameRecord.kind == kind,
+        GameRecord.variant == variant,
+        GameRecord.deal == deal,
+    ]
 
 
 def _counts(session: Session, where: list[ColumnElement[bool]]) -> tuple[int, int]:
@@ -87,13 +93,17 @@ def deal_wins(
     return _wins(session, _deal(kind, variant, deal), order, limit)
 
 
-def daily_counts(session: Session, kind: str, variant: str, day: date) -> tuple[int, int]:
-    """Games started as ``day``'s deal of the day, and won."""
-    return _counts(session, _daily(kind, variant, day))
+def daily_counts(
+    session: Session, kind: str, variant: str, day: date, deal: int
+) -> tuple[int, int]:
+    """Games started as ``day``'s deal of the day (``deal``), and won."""
+    return _counts(session, _daily(kind, variant, day, deal))
 
 
-def daily_wins(session: Session, kind: str, variant: str, day: date, limit: int) -> list[Win]:
-    return _wins(session, _daily(kind, variant, day), "moves", limit)
+def daily_wins(
+    session: Session, kind: str, variant: str, day: date, deal: int, limit: int
+) -> list[Win]:
+    return _wins(session, _daily(kind, variant, day, deal), "moves", limit)
 
 
 def daily_days_won(session: Session, player_id: str, limit: int) -> list[date]:
@@ -101,7 +111,7 @@ def daily_days_won(session: Session, player_id: str, limit: int) -> list[date]:
     return list(
         session.scalars(
             select(GameRecord.daily_on)
-            .where(GameRecord.player_id == player_id, DAILY_WON)
+            .where(GameRecord.player_id == player_id, DAILY, GameRecord.status == "won")
             .group_by(GameRecord.daily_on)
             .order_by(GameRecord.daily_on.desc())
             .limit(limit)
@@ -113,7 +123,7 @@ def daily_games(session: Session, player_id: str, day: date) -> Sequence[GameRec
     """The player's games started as ``day``'s deals of the day."""
     return session.scalars(
         select(GameRecord)
-        .where(GameRecord.player_id == player_id, GameRecord.daily_on == day)
+        .where(GameRecord.player_id == player_id, DAILY, GameRecord.daily_on == day)
         .order_by(GameRecord.created_at.desc())
     ).all()
 

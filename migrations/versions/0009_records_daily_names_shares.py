@@ -36,13 +36,13 @@ INDEXES = (
         ("kind", "variant", "deal", "hints_used", "play_ms", "moves_count"),
         WON,
     ),
-    ("ix_games_daily", ("daily_on", "kind", "variant", "status"), DAILY),
+    ("ix_games_daily", ("daily_on", "kind", "variant", "deal", "status"), DAILY),
     (
         "ix_games_daily_wins",
-        ("daily_on", "kind", "variant", "hints_used", "moves_count", "play_ms"),
+        ("daily_on", "kind", "variant", "deal", "hints_used", "moves_count", "play_ms"),
         DAILY_WON,
     ),
-    ("ix_games_player_daily", ("player_id", "daily_on"), DAILY_WON),
+    ("ix_games_player_daily", ("player_id", "daily_on"), DAILY),
 )
 
 

@@ -85,7 +85,10 @@ def test_daily_games_their_tables_and_the_streak(db: Database) -> None:
         session.execute(
             update(GameRecord)
             .where(GameRecord.id == earlier.id)
-            .values(daily_on=today - timedelta(days=1))
+            .values(
+                daily_on=today - timedelta(days=1),
+                deal=deals.proofs.daily_deal("freecell", "standard", today - timedelta(days=1)),
+            )
         )
     daily = deals.daily(db=db, player_id=player, now=now)
     table = next(t for t in daily.tables if t.kind == "freecell")

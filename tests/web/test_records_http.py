@@ -67,7 +67,7 @@ def test_the_shipped_proofs_are_of_the_registry_and_read_without_searching() -> 
         assert file.stem in known, file
     for kind, variant in (("freecell", "standard"), ("montana", "expert"), ("montana", "easy")):
         shipped = proofs.proofs(kind, variant)
-        assert len(shipped.winnable) >= 50, (kind, variant)
+        assert len(shipped.winnable) >= 10, (kind, variant)
         assert all(shipped.verdict(deal) == "solved" for deal in shipped.winnable)
 
 
@@ -273,15 +273,17 @@ def test_the_streak_counts_days_in_a_row(client: TestClient, db: Database) -> No
     for back, location in enumerate(ids):
         game_id = location.rsplit("/", 1)[1]
         finish(db, game_id, moves=50, play_ms=60_000)
+        day = today - timedelta(days=back + 1)
         with db.write() as session:
             session.execute(
                 update(GameRecord)
                 .where(GameRecord.id == game_id)
-                .values(daily_on=today - timedelta(days=back + 1))
+                .values(daily_on=day, deal=proofs.daily_deal("freecell", "standard", day))
             )
     page = client.get("/daily").text
     assert "Your streak: 3 days" in page  # yesterday and the two days before
-    assert "Yesterday" in page
+    yesterday = page.split('id="yesterday"')[1]
+    assert "Played 1 time" in yesterday
 
 
 @pytest.mark.parametrize(
