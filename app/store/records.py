@@ -8,12 +8,13 @@ not), "won" the games won.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any, Literal
+from typing import Any, Final, Literal, cast
 
-from sqlalchemy import ColumnElement, func, select, update
+from sqlalchemy import ColumnElement, Select, Table, bindparam, func, select, update
 from sqlalchemy.orm import Session
 
 from app.store.models import DAILY, WON, GameRecord, PlayerRecord, ShareRecord
@@ -32,78 +33,97 @@ class Win:
     finished_at: datetime | None
 
 
-def _deal(kind: str, variant: str, deal: int) -> list[ColumnElement[bool]]:
-    return [GameRecord.kind == kind, GameRecord.variant == variant, GameRecord.deal == deal]
-
-
-def _daily(kind: str, variant: str, day: date, deal: int) -> list[ColumnElement[bool]]:
+GAMES = cast(Table, GameRecord.__table__)
+PLAYERS = cast(Table, PlayerRecord.__table__)
+Scope = Literal["deal", "daily"]
+_SCOPES: Final[dict[Scope, tuple[ColumnElement[bool], ...]]] = {
+    "deal": (
+        GAMES.c.kind == bindparam("kind"),
+        GAMES.c.variant == bindparam("variant"),
+        GAMES.c.deal == bindparam("deal"),
+    ),
     # The deal too: the proofs shipped may change within a day, and with them its deal.
-    return [
-        GameRecord.daily_on == day,
-        GameRecord.kind == kind,
-        GameRecord.variant == variant,
-        GameRecord.deal == deal,
-    ]
+    "daily": (
+        GAMES.c.daily_on == bindparam("day"),
+        GAMES.c.kind == bindparam("kind"),
+        GAMES.c.variant == bindparam("variant"),
+        GAMES.c.deal == bindparam("deal"),
+    ),
+}
+"""A deal's games, or a day's deal of the day's: each statement is made once (made anew
+at each ask, the ORM's expressions cost more than the indexed query itself)."""
 
 
-def _counts(session: Session, where: list[ColumnElement[bool]]) -> tuple[int, int]:
-    rows = session.execute(
-        select(GameRecord.status, func.count()).where(*where).group_by(GameRecord.status)
+@functools.cache
+def _counting(scope: Scope) -> Select[Any]:
+    return select(GAMES.c.status, func.count()).where(*_SCOPES[scope]).group_by(GAMES.c.status)
+
+
+@functools.cache
+def _winning(scope: Scope, order: Order, assisted: bool) -> Select[Any]:
+    """The best wins, unassisted (no hint, no solution seen) or assisted, by fewest moves
+    then least time (or the other way round), as the partial index orders them."""
+    keys = (GAMES.c.moves_count, GAMES.c.play_ms)
+    help_ = GAMES.c.hints_used > 0 if assisted else GAMES.c.hints_used == 0
+    return (
+        select(
+            PLAYERS.c.name,
+            GAMES.c.moves_count,
+            GAMES.c.play_ms,
+            GAMES.c.hints_used,
+            GAMES.c.finished_at,
+        )
+        .join(PLAYERS, PLAYERS.c.id == GAMES.c.player_id)
+        .where(*_SCOPES[scope], WON, help_)  # WON as the partial index says it, to be read
+        .order_by(*(keys if order == "moves" else keys[::-1]))
+        .limit(bindparam("limit"))
     )
-    by_status: dict[str, int] = {row[0]: row[1] for row in rows}
+
+
+def _counts(session: Session, scope: Scope, keys: dict[str, object]) -> tuple[int, int]:
+    by_status: dict[str, int] = {row[0]: row[1] for row in session.execute(_counting(scope), keys)}
     return sum(by_status.values()), by_status.get("won", 0)
 
 
 def _wins(
-    session: Session, where: list[ColumnElement[bool]], order: Order, limit: int
+    session: Session, scope: Scope, keys: dict[str, object], order: Order, limit: int
 ) -> list[Win]:
-    """The best ``limit`` wins: unassisted ones first (no hint, no solution seen), each
-    group by fewest moves then least time (or the other way round)."""
-    first: tuple[Any, ...] = (GameRecord.moves_count, GameRecord.play_ms)
-    keys = first if order == "moves" else first[::-1]
+    """The best ``limit`` wins: unassisted ones first, then assisted ones."""
     found: list[Win] = []
-    for assisted in (GameRecord.hints_used == 0, GameRecord.hints_used > 0):
+    for assisted in (False, True):
         if len(found) >= limit:
             break
         rows = session.execute(
-            select(
-                PlayerRecord.name,
-                GameRecord.moves_count,
-                GameRecord.play_ms,
-                GameRecord.hints_used,
-                GameRecord.finished_at,
-            )
-            .join(PlayerRecord, PlayerRecord.id == GameRecord.player_id)
-            .where(*where, WON, assisted)  # as the partial index says it, to be read
-            .order_by(*keys)
-            .limit(limit - len(found))
-        ).all()
+            _winning(scope, order, assisted), {**keys, "limit": limit - len(found)}
+        )
         found += [Win(*row) for row in rows]
     return found
 
 
 def deal_counts(session: Session, kind: str, variant: str, deal: int) -> tuple[int, int]:
     """Games played (started) and won on this deal."""
-    return _counts(session, _deal(kind, variant, deal))
+    return _counts(session, "deal", {"kind": kind, "variant": variant, "deal": deal})
 
 
 def deal_wins(
     session: Session, kind: str, variant: str, deal: int, order: Order, limit: int
 ) -> list[Win]:
-    return _wins(session, _deal(kind, variant, deal), order, limit)
+    return _wins(session, "deal", {"kind": kind, "variant": variant, "deal": deal}, order, limit)
 
 
 def daily_counts(
     session: Session, kind: str, variant: str, day: date, deal: int
 ) -> tuple[int, int]:
     """Games started as ``day``'s deal of the day (``deal``), and won."""
-    return _counts(session, _daily(kind, variant, day, deal))
+    keys = {"day": day, "kind": kind, "variant": variant, "deal": deal}
+    return _counts(session, "daily", keys)
 
 
 def daily_wins(
     session: Session, kind: str, variant: str, day: date, deal: int, limit: int
 ) -> list[Win]:
-    return _wins(session, _daily(kind, variant, day, deal), "moves", limit)
+    keys = {"day": day, "kind": kind, "variant": variant, "deal": deal}
+    return _wins(session, "daily", keys, "moves", limit)
 
 
 def daily_days_won(session: Session, player_id: str, limit: int) -> list[date]:
