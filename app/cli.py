@@ -4,6 +4,7 @@ solitaire serve [--host H] [--port P] [--no-migrate]
 solitaire deal KIND 7 [--variant V]   (KIND: a game of the registry, app.games)
 solitaire moves KIND FILE        (FILE may be - for standard input)
 solitaire solve KIND DEAL|FILE|-
+solitaire classify KIND --deals 1-N [--variant V] [--budget-ms MS]
 solitaire migrate
 """
 
@@ -16,7 +17,7 @@ from collections.abc import Sequence
 from app import demo, service
 from app.config import LOG_CONFIG, get_settings
 from app.games import GAMES, game_kind, rules_for
-from app.rules.protocol import InvalidPositionError
+from app.rules.protocol import InvalidPositionError, Verdict
 from app.store import Database
 
 
@@ -65,6 +66,19 @@ def _parser() -> argparse.ArgumentParser:
     solve.add_argument("--budget-ms", type=int, default=10_000)
     solve.add_argument("--variant", default=None)
     solve.set_defaults(run=_solve)
+
+    classify = commands.add_parser(
+        "classify", help="prove deals winnable or impossible ahead of time (app/proofs/)"
+    )
+    classify.add_argument("kind", choices=sorted(GAMES))
+    classify.add_argument("--deals", required=True, type=_deal_range, help="a range: 1-1000")
+    classify.add_argument("--variant", default=None, help="one variant (default: every one)")
+    classify.add_argument("--budget-ms", type=int, default=2_000, help="search time per deal")
+    classify.add_argument("--folder", default=None, help="where the proofs go (app/proofs)")
+    classify.add_argument(
+        "--again", action="store_true", help="search deals already proved too (default: skip)"
+    )
+    classify.set_defaults(run=_classify)
 
     verify = commands.add_parser(
         "verify", help="replay every stored game and report any that differs from its position"
@@ -171,6 +185,43 @@ def _solve(args: argparse.Namespace) -> int:
     print(result.verdict)
     for move in result.moves:
         print(move)
+    return 0
+
+
+def _deal_range(text: str) -> range:
+    first, _dash, last = text.partition("-")
+    if not first.isdigit() or not (last or first).isdigit():
+        raise argparse.ArgumentTypeError(f"not a range of deals such as 1-1000: {text!r}")
+    return range(int(first), int(last or first) + 1)
+
+
+CLASSIFY_SAVE_EVERY = 25
+"""Deals classified between two writes of the file: an interrupted run keeps its work."""
+
+
+def _classify(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from app.service import proofs
+
+    rules = rules_for(args.kind)
+    folder = Path(args.folder) if args.folder else None
+    for variant in [args.variant] if args.variant else rules.variants:
+        file = proofs.path(args.kind, variant, folder)
+        header = f"solitaire classify {args.kind} --variant {variant} --budget-ms {args.budget_ms}"
+        found: dict[int, Verdict] = {}
+        counts = dict.fromkeys(proofs.VERDICTS, 0)
+        known = proofs.read(file).verdicts
+        wanted = [d for d in args.deals if args.again or known.get(d, "unknown") == "unknown"]
+        for deal, verdict in proofs.classify(args.kind, variant, wanted, args.budget_ms):
+            found[deal] = verdict
+            counts[verdict] += 1
+            if len(found) % CLASSIFY_SAVE_EVERY == 0:
+                proofs.write(file, found, header)
+        proofs.write(file, found, header)
+        summary = ", ".join(f"{count} {verdict}" for verdict, count in counts.items())
+        skipped = len(args.deals) - len(wanted)
+        print(f"{args.kind} {variant}: {len(found)} deals: {summary} ({skipped} proved before)")
     return 0
 
 

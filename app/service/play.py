@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Final, NoReturn
 
 from app.games import game_kind
@@ -52,9 +52,12 @@ def start(
     variant: str | None = None,
     deal: int | None = None,
     now: datetime | None = None,
+    daily_on: date | None = None,
 ) -> Game:
-    """Deal a new game for ``player_id``; a random deal when ``deal`` is None."""
+    """Deal a new game for ``player_id``; a random deal when ``deal`` is None. ``daily_on``
+    marks it as that day's deal of the day (:mod:`app.service.deals`)."""
     record, position = _new_record(player_id, kind, variant, deal, now or utcnow())
+    record.daily_on = daily_on
     with db.write() as session:
         session.add(record)
     return view(record, position)

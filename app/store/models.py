@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Final, Literal
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
     CheckConstraint,
+    Date,
     DateTime,
     ForeignKey,
     Index,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
+    text,
     true,
 )
 from sqlalchemy.engine import Dialect
@@ -69,6 +71,11 @@ STATS_COLUMNS = ("status", "play_ms", "moves_count", "score", "cards_left", "id"
 """The columns statistics read besides the keys: kept in their indexes."""
 
 
+WON = text("status = 'won'")
+DAILY = text("daily_on IS NOT NULL")
+DAILY_WON = text("daily_on IS NOT NULL AND status = 'won'")
+
+
 class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
@@ -77,11 +84,16 @@ class PlayerRecord(Base):
     """An anonymous player, known by a signed cookie holding ``id``."""
 
     __tablename__ = "players"
+    __table_args__ = (Index("ix_players_name_key", "name_key", unique=True),)
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     auto_moves: Mapped[bool] = mapped_column(Boolean, server_default=true())
     """Send safe cards home automatically (games that make automatic moves)."""
+    name: Mapped[str | None] = mapped_column(String(24))
+    """The display name records show (None: "anonymous"), as the player wrote it."""
+    name_key: Mapped[str | None] = mapped_column(String(96))
+    """The name case-folded: two players cannot take names that differ only in case."""
 
 
 class GameRecord(Base):
@@ -103,6 +115,60 @@ class GameRecord(Base):
             "variant",
             "finished_at",
             *STATS_COLUMNS,
+        ),
+        # A deal's records and the deals of the day (app.store.records). The wins' indexes
+        # are partial: a game in play is in none of them, so a move never touches them.
+        Index("ix_games_deal", "kind", "variant", "deal", "status"),
+        Index(
+            "ix_games_deal_wins",
+            "kind",
+            "variant",
+            "deal",
+            "hints_used",
+            "moves_count",
+            "play_ms",
+            sqlite_where=WON,
+            postgresql_where=WON,
+        ),
+        Index(
+            "ix_games_deal_fastest",
+            "kind",
+            "variant",
+            "deal",
+            "hints_used",
+            "play_ms",
+            "moves_count",
+            sqlite_where=WON,
+            postgresql_where=WON,
+        ),
+        Index(
+            "ix_games_daily",
+            "daily_on",
+            "kind",
+            "variant",
+            "deal",
+            "status",
+            sqlite_where=DAILY,
+            postgresql_where=DAILY,
+        ),
+        Index(
+            "ix_games_daily_wins",
+            "daily_on",
+            "kind",
+            "variant",
+            "deal",
+            "hints_used",
+            "moves_count",
+            "play_ms",
+            sqlite_where=DAILY_WON,
+            postgresql_where=DAILY_WON,
+        ),
+        Index(
+            "ix_games_player_daily",
+            "player_id",
+            "daily_on",
+            sqlite_where=DAILY,
+            postgresql_where=DAILY,
         ),
     )
 
@@ -130,6 +196,8 @@ class GameRecord(Base):
     undo_top: Mapped[int | None] = mapped_column(Integer)
     """The ply of the move or redeal the next ``undo`` takes back (0: none). ``None`` for
     games begun before undo snapshots: their undo replays the history from the deal."""
+    daily_on: Mapped[date | None] = mapped_column(Date)
+    """The UTC day whose deal of the day this game was started as (None: any other game)."""
 
 
 class MoveRecord(Base):
@@ -169,3 +237,18 @@ class TransferRecord(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
     used_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class ShareRecord(Base):
+    """A read-only watch link to a game (``/watch/{token}``): its own random token, never
+    the game's id; revoked, never deleted."""
+
+    __tablename__ = "shares"
+
+    token: Mapped[str] = mapped_column(String(32), primary_key=True)
+    """144 random bits, URL-safe (as a game's id, and as unguessable)."""
+    game_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("games.id", ondelete="CASCADE"), index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())

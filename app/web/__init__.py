@@ -18,7 +18,7 @@ from app.web.access_log import AccessLog
 from app.web.compression import GZip
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import games, home, players, rules, stats
+from app.web.routes import deals, games, home, names, players, rules, stats, watch
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -52,6 +52,9 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(stats.router)
     app.include_router(rules.router)
     app.include_router(settings_routes.router)
+    app.include_router(deals.router)
+    app.include_router(names.router)
+    app.include_router(watch.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZip)

@@ -14,7 +14,7 @@ from typing import Final
 
 from app.games import KINDS
 from app.i18n import gettext as _
-from app.web.names import game_name
+from app.web.names import game_name, variant_name
 from app.words import Params, fill
 
 WORDS: Final[dict[str, Callable[[Params], str]]] = {
@@ -26,6 +26,13 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
         {**p, "name": game_name(str(p.get("game", "")))},
     ),
     "game.deal_range": lambda p: fill(_("Deal numbers run from 1 to %(max)s, not %(deal)s."), p),
+    "game.none_proved": lambda p: fill(
+        _("No deal of %(name)s (%(variant)s) has been proved winnable yet: play any deal."),
+        {
+            "name": game_name(str(p.get("game", ""))),
+            "variant": variant_name(str(p.get("game", "")), str(p.get("variant", ""))),
+        },
+    ),
     "not_a_card": lambda p: fill(_("%(text)s is not a card (for example 8C, TD, KH)."), p),
     # A game that is over
     "game.won": lambda p: _("This game is won: start a new one."),

@@ -86,3 +86,42 @@ def test_solve_montana_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture
     path.write_text(NEARLY_WON)
     _, out, _ = run(capsys, "solve", "montana", str(path))
     assert out == "solved\nKS D12\n"
+
+
+def test_classify_writes_the_proofs_and_skips_deals_proved(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.service import proofs
+
+    assert main(["classify", "freecell", "--deals", "1-3", "--folder", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "freecell standard: 3 deals: 3 solved" in out
+    shipped = proofs.read(tmp_path / "freecell-standard.txt")
+    assert shipped.winnable == (1, 2, 3)
+    assert main(["classify", "freecell", "--deals", "2-4", "--folder", str(tmp_path)]) == 0
+    assert "1 deals: 1 solved, 0 unsolvable, 0 unknown (2 proved before)" in capsys.readouterr().out
+    assert proofs.read(tmp_path / "freecell-standard.txt").winnable == (1, 2, 3, 4)
+    # Every variant of a game, one file each, with a short budget.
+    assert main(["classify", "montana", "--deals", "1", "--budget-ms", "300", "--folder",
+                 str(tmp_path)]) == 0  # fmt: skip
+    for variant in ("expert", "easy"):
+        assert proofs.read(tmp_path / f"montana-{variant}.txt").verdict(1) is not None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["classify", "freecell", "--deals", "x"],
+        ["classify", "freecell", "--deals", "0-2"],
+        ["classify", "freecell", "--deals", "1", "--variant", "nope"],
+    ],
+)
+def test_classify_refuses_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    try:
+        code = main([*argv, "--folder", str(tmp_path)])
+    except SystemExit as exit:  # argparse's own refusal
+        code = int(exit.code or 0)
+    assert code == 2
+    assert not list(tmp_path.glob("*.txt"))

@@ -258,3 +258,35 @@ def test_rules_and_transfer_pages(pseudo: TestClient) -> None:
     if made.status_code == 303:
         _check(pseudo, made.headers["location"])
     _check(pseudo, "/games")
+
+
+def test_records_daily_names_and_watch_pages(pseudo: TestClient) -> None:
+    game = start(pseudo, "montana", "1")
+    pseudo.post("/settings/name", data={"name": "77", "next": "/games"})  # a name, not a word
+    act(pseudo, game, "resign", 0)
+    for url in ("/daily", "/deals/montana/1", "/deals/montana/1?variant=easy", "/deals/freecell/3"):
+        _check(pseudo, url)
+    _check(pseudo, "/deals/freecell/999999")  # not classified
+    _check(pseudo, "/deals/nope/1")
+    _check(pseudo, f"/games/{game}")  # the records and watch links of a finished game
+    _check(pseudo, f"/games/{game}/share")
+    pseudo.post(f"/games/{game}/share")
+    _check(pseudo, f"/games/{game}/share")
+    token = re.search(r"/watch/([\w-]+)", pseudo.get(f"/games/{game}/share").text)
+    assert token
+    _check(pseudo, f"/watch/{token.group(1)}")
+    _check(pseudo, f"/watch/{token.group(1)}?step=0", **HX)
+    playing = start(pseudo, "freecell", "1")
+    pseudo.post(f"/games/{playing}/share")
+    token = re.search(r"/watch/([\w-]+)", pseudo.get(f"/games/{playing}/share").text)
+    assert token
+    _check(pseudo, f"/watch/{token.group(1)}")  # in play: polled, with a plain link
+    pseudo.post(f"/games/{game}/share/revoke")
+    _check(pseudo, f"/watch/{token.group(1)}x")
+    _check(pseudo, "/games")  # the name's partial
+    for name in ("x" * 30, "a\u202eb", ""):
+        _assert_marked(pseudo.post("/settings/name", data={"name": name}))
+        _assert_marked(pseudo.post("/settings/name", data={"name": name}, headers=HX))
+    _assert_marked(pseudo.post("/games", data={"kind": "montana", "variant": "x", "winnable": "1"}))
+    _assert_marked(pseudo.post("/games", data={"kind": "freecell", "winnable": "2"}))
+    _assert_marked(pseudo.post("/daily", data={"kind": "chess"}))

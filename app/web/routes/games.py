@@ -17,6 +17,7 @@ from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import Position, Verdict
+from app.service import deals, names
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
@@ -51,14 +52,27 @@ def start_game(
     kind: ShortField,
     variant: ShortField = "",
     deal: ShortField = "",
+    winnable: ShortField = "",
 ) -> Response:
+    """A new game: on ``deal``, else (``winnable=1``) on a deal proved winnable, else on
+    any deal."""
+    number = _deal_number(deal)
+    if winnable not in ("", "0", "1"):
+        raise FormError(_("Winnable deals only is either on (1) or off (0)."))
+    if winnable == "1" and number is None:
+        deals.checked(kind.strip(), variant.strip() or None)  # refused before a player is made
+        player_id = service.ensure_player(db=db, player_id=player)
+        game = deals.start_winnable(
+            db=db, player_id=player_id, kind=kind.strip(), variant=variant.strip() or None
+        )
+        return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
     player_id = service.ensure_player(db=db, player_id=player)
     game = service.start(
         db=db,
         player_id=player_id,
         kind=kind.strip(),
         variant=variant.strip() or None,
-        deal=_deal_number(deal),
+        deal=number,
     )
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
@@ -89,6 +103,7 @@ def my_games(
         statuses=service.STATUSES,
         transfer_open=transfers.open_link(db=db, player_id=player) if player else None,
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
+        display_name=names.name(db=db, player_id=player),
     )
 
 
@@ -318,8 +333,11 @@ def _steps_page(
     positions: list[Position],
     step: int | None,
     solution_verdict: Verdict | None = None,
+    watch_url: str | None = None,
 ) -> Response:
-    """A replay or a solution: positions to step through, each action in words."""
+    """A replay or a solution: positions to step through, each action in words. With
+    ``watch_url``, the replay a watch link shows: every link and form goes there, none to
+    the game (its address stays hidden)."""
     last = len(entries)
     current = last if step is None and solution_verdict is None else min(max(step or 0, 0), last)
     described = [
@@ -328,9 +346,12 @@ def _steps_page(
     ]
     template = "_replay.html" if is_htmx(request) else "replay.html"
     route = "game_replay" if solution_verdict is None else "game_solution"
+    watching: dict[str, Any] = {"action_url": watch_url, "game_url": watch_url} if watch_url else {}
     return render(
         request,
         template,
+        watching=bool(watch_url),
+        **watching,
         game=game,
         step=current,
         last=last,
@@ -338,7 +359,7 @@ def _steps_page(
         board=game.game.board(positions[current], playable=False),
         hinted=frozenset(),
         position=positions[current],
-        steps_url=request.url_for(route, game_id=game.id),
+        steps_url=watch_url or request.url_for(route, game_id=game.id),
         solution_verdict=solution_verdict,
         solution_words=game.game.solution(solution_verdict) if solution_verdict else "",
     )

@@ -1,0 +1,194 @@
+"""A deal's records, the deals of the day, and starting a deal proved winnable.
+
+Every game and variant of the registry has them; a variant none of whose deals has been
+classified (:mod:`app.service.proofs`) has no deal of the day and no winnable start, and
+says so. Records rank wins by moves as the site counts them (moves and redeals in force;
+automatic moves and undone moves do not count) and by play time, unassisted wins (no
+hint, no solution seen) first.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Final
+
+from app.games import KINDS, game_kind
+from app.rules.protocol import Rules, Verdict
+from app.service import proofs
+from app.service.model import Game, UnknownGameKind, utcnow, view
+from app.service.play import start
+from app.store import Database, Session, records
+from app.store.records import Win
+
+TOP: Final = 10
+"""Wins shown in each table."""
+STREAK_DAYS: Final = 400
+"""Days of wins read for a streak: longer streaks show as this many."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecords:
+    kind: str
+    variant: str
+    deal: int
+    played: int
+    won: int
+    by_moves: list[Win]
+    by_time: list[Win]
+    verdict: Verdict | None
+    """What the shipped proofs say of the deal (None: never classified)."""
+    in_rounds: bool
+    """A game dealt again between rounds (a redeal): its proof is of the first round."""
+
+
+@dataclass(frozen=True, slots=True)
+class DailyTable:
+    """One game and variant's deal of a day, and its results that day."""
+
+    kind: str
+    variant: str
+    day: date
+    deal: int | None
+    """None: no deal of this variant is proved winnable yet."""
+    played: int
+    won: int
+    wins: list[Win]
+
+
+@dataclass(frozen=True, slots=True)
+class Daily:
+    today: date
+    tables: list[DailyTable]
+    yesterday: list[DailyTable]
+    streak: int
+    """Days in a row, up to today (or yesterday, before today's is won), on which the
+    player won a deal of the day."""
+    mine: list[Game]
+    """The player's games started as today's deals."""
+
+
+def checked(kind: str, variant: str | None, deal: int | None = None) -> tuple[Rules, str]:
+    """The rules of ``kind`` and the variant meant (its default when none is given);
+    raises :class:`UnknownGameKind` for a kind, variant or deal the site does not offer."""
+    try:
+        rules = game_kind(kind).rules
+    except KeyError:
+        raise UnknownGameKind(f"unknown game {kind!r}", "game.unknown", text=kind[:32]) from None
+    variant = variant or rules.default_variant
+    if variant not in rules.variants:
+        raise UnknownGameKind(
+            f"{rules.name} has no variant {variant!r}",
+            "game.unknown_variant",
+            game=kind,
+            text=variant[:32],
+        )
+    if deal is not None and not 1 <= deal <= rules.max_deal:
+        raise UnknownGameKind(
+            f"deal numbers run from 1 to {rules.max_deal:,}, not {deal:,}",
+            "game.deal_range",
+            max=rules.max_deal,
+            deal=deal,
+        )
+    return rules, variant
+
+
+def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> DealRecords:
+    rules, variant = checked(kind, variant, deal)
+    in_rounds = bool(game_kind(kind).other_actions(rules.new_game(deal, variant)))
+    with db.read() as session:
+        played, won = records.deal_counts(session, kind, variant, deal)
+        by_moves = records.deal_wins(session, kind, variant, deal, "moves", TOP) if won else []
+        by_time = records.deal_wins(session, kind, variant, deal, "time", TOP) if won else []
+    verdict = proofs.proofs(kind, variant).verdict(deal)
+    return DealRecords(kind, variant, deal, played, won, by_moves, by_time, verdict, in_rounds)
+
+
+def today(now: datetime | None = None) -> date:
+    """The day of the deals of the day: the UTC date."""
+    return (now or utcnow()).date()
+
+
+def daily(*, db: Database, player_id: str | None, now: datetime | None = None) -> Daily:
+    day = today(now)
+    with db.read() as session:
+        tables = [_table(session, kind, variant, day) for kind, variant in _variants()]
+        before = day - timedelta(days=1)
+        yesterday = [_table(session, kind, variant, before) for kind, variant in _variants()]
+        won = records.daily_days_won(session, player_id, STREAK_DAYS) if player_id else []
+        mine = (
+            [view(row) for row in records.daily_games(session, player_id, day)] if player_id else []
+        )
+    return Daily(day, tables, yesterday, streak(won, day), mine)
+
+
+def streak(days_won: list[date], day: date) -> int:
+    """Days in a row won, newest first in ``days_won``, ending today or yesterday.
+
+    >>> from datetime import date
+    >>> streak([date(2026, 12, 1), date(2026, 11, 30), date(2026, 11, 28)], date(2026, 12, 1))
+    2
+    >>> streak([date(2026, 11, 30)], date(2026, 12, 1)), streak([], date(2026, 12, 1))
+    (1, 0)
+    """
+    expected = day if days_won and days_won[0] == day else day - timedelta(days=1)
+    count = 0
+    for won in days_won:
+        if won != expected:
+            break
+        count += 1
+        expected -= timedelta(days=1)
+    return count
+
+
+def _table(session: Session, kind: str, variant: str, day: date) -> DailyTable:
+    deal = proofs.daily_deal(kind, variant, day)
+    if deal is None:
+        return DailyTable(kind, variant, day, None, 0, 0, [])
+    played, won = records.daily_counts(session, kind, variant, day, deal)
+    wins = records.daily_wins(session, kind, variant, day, deal, TOP) if won else []
+    return DailyTable(kind, variant, day, deal, played, won, wins)
+
+
+def _variants() -> list[tuple[str, str]]:
+    return [(kind, variant) for kind, game in KINDS.items() for variant in game.rules.variants]
+
+
+def start_daily(
+    *, db: Database, player_id: str, kind: str, variant: str | None, now: datetime | None = None
+) -> Game:
+    """A new game on today's deal of ``kind``'s ``variant``, marked as today's."""
+    _rules, variant = checked(kind, variant)
+    now = now or utcnow()
+    deal = proofs.daily_deal(kind, variant, today(now))
+    if deal is None:
+        raise _none_proved(kind, variant)
+    return start(
+        db=db, player_id=player_id, kind=kind, variant=variant, deal=deal, now=now,
+        daily_on=today(now),
+    )  # fmt: skip
+
+
+def start_winnable(
+    *, db: Database, player_id: str, kind: str, variant: str | None, now: datetime | None = None
+) -> Game:
+    """A new game on a deal proved winnable, picked at random among them; never a search."""
+    _rules, variant = checked(kind, variant)
+    deal = proofs.random_winnable(kind, variant, secrets.randbelow(1 << 30))
+    if deal is None:
+        raise _none_proved(kind, variant)
+    return start(db=db, player_id=player_id, kind=kind, variant=variant, deal=deal, now=now)
+
+
+def has_winnable(kind: str, variant: str) -> bool:
+    return bool(proofs.proofs(kind, variant).winnable)
+
+
+def _none_proved(kind: str, variant: str) -> UnknownGameKind:
+    return UnknownGameKind(
+        f"no deal of {kind} {variant} is proved winnable yet",
+        "game.none_proved",
+        game=kind,
+        variant=variant,
+    )

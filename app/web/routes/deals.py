@@ -1,0 +1,54 @@
+"""A deal's records (``/deals/{kind}/{number}``), the deals of the day (``/daily``), and
+starting one of them."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
+from fastapi.responses import Response
+
+from app import service
+from app.games import KINDS
+from app.service import deals
+from app.web.deps import DatabaseDep
+from app.web.errors import words
+from app.web.pages import render
+from app.web.players import PlayerDep, see_other
+from app.web.throttle import limited
+
+router = APIRouter()
+
+ShortField = Annotated[str, Form(max_length=64)]
+
+
+@router.get("/deals/{kind}/{number}", name="deal_records")
+def deal_records(
+    request: Request, db: DatabaseDep, kind: str, number: str, variant: str = ""
+) -> Response:
+    """How many played and won the deal, its best wins, and what the solver proved."""
+    deal = int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0
+    try:
+        found = deals.deal_records(db=db, kind=kind, variant=variant[:32] or None, deal=deal)
+    except service.UnknownGameKind as error:
+        raise HTTPException(404, words(error)) from None
+    return render(request, "deal.html", records=found, kinds=KINDS)
+
+
+@router.get("/daily", name="daily")
+def daily(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
+    found = deals.daily(db=db, player_id=player)
+    return render(request, "daily.html", daily=found, kinds=KINDS)
+
+
+@router.post("/daily", name="start_daily", dependencies=[Depends(limited("new_game"))])
+def start_daily(
+    request: Request, db: DatabaseDep, player: PlayerDep, kind: ShortField, variant: ShortField = ""
+) -> Response:
+    """Today's deal of ``kind``'s ``variant``, as a new game marked as today's."""
+    deals.checked(kind.strip(), variant.strip() or None)  # refused before a player is made
+    player_id = service.ensure_player(db=db, player_id=player)
+    game = deals.start_daily(
+        db=db, player_id=player_id, kind=kind.strip(), variant=variant.strip() or None
+    )
+    return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)

@@ -1,0 +1,72 @@
+"""Read-only sharing: a game's watch link (made and revoked on ``/games/{id}/share``) and
+what it shows (``/watch/{token}``): the replay and, for a game in play, its position now,
+refreshed by htmx polling; nothing there plays, undoes or names the game's address."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+
+from app import service
+from app.i18n import gettext as _
+from app.service import shares
+from app.web.deps import DatabaseDep
+from app.web.htmx import is_htmx
+from app.web.pages import render
+from app.web.routes.games import _steps_page
+from app.web.templating import paths
+
+router = APIRouter()
+
+
+@router.get("/games/{game_id}/share", name="share_page")
+def share_page(request: Request, db: DatabaseDep, game_id: str) -> Response:
+    """The game's watch link, if it has one, with the forms to make or revoke it."""
+    game = service.load(db=db, game_id=game_id)
+    token = shares.link(db=db, game_id=game_id)
+    response = render(
+        request,
+        "share.html",
+        shared=game,
+        watch_link=str(paths(request).url_for(request, "watch", token=token)) if token else None,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@router.post("/games/{game_id}/share", name="share_game")
+def share_game(request: Request, db: DatabaseDep, game_id: str) -> Response:
+    shares.share(db=db, game_id=game_id)
+    return RedirectResponse(request.url_for("share_page", game_id=game_id), status_code=303)
+
+
+@router.post("/games/{game_id}/share/revoke", name="revoke_share")
+def revoke_share(request: Request, db: DatabaseDep, game_id: str) -> Response:
+    shares.revoke(db=db, game_id=game_id)
+    return RedirectResponse(request.url_for("share_page", game_id=game_id), status_code=303)
+
+
+@router.get("/watch/{token}", name="watch")
+def watch(
+    request: Request,
+    db: DatabaseDep,
+    token: str,
+    step: int | None = None,
+    since: int | None = None,
+) -> Response:
+    """The shared game's replay (the last step: its position now). htmx polls it while the
+    game is in play, with ``since`` (the version it shows): 204 while nothing changed."""
+    try:
+        game = shares.watched(db=db, token=token)
+    except shares.WatchNotFound:
+        raise HTTPException(
+            404, _("This watch link is not valid, or its owner revoked it.")
+        ) from None
+    if since is not None and is_htmx(request) and since == game.version:
+        return Response(status_code=204)
+    game, entries, positions = service.replay_steps(db=db, game_id=game.id)
+    url = paths(request).path_for(request, "watch", token=token)
+    response = _steps_page(request, game, entries, positions, step, watch_url=url)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
