@@ -116,3 +116,31 @@ def supermove_limit(
 def goes_home(card: Card, foundations: Sequence[int]) -> bool:
     """Whether ``card`` is the next card of its suit's foundation (ranks by suit C D H S)."""
     return foundations[card.index % 4] + 1 == card.rank
+
+
+def grid_sequence(row: Sequence[Card | None], base: int) -> int:
+    """How many cards of a Montana-style grid ``row`` are in place: the run ``base``,
+    ``base + 1``, … of one suit from its first cell (Montana: from the 2; Blue Moon would
+    start from the ace).
+
+    >>> grid_sequence((Card.parse("2H"), Card.parse("3H"), None, Card.parse("4H")), 2)
+    2
+    """
+    first = row[0] if row else None
+    if first is None or first.rank != base:
+        return 0
+    length = 1
+    while length < len(row) and first.rank + length <= KING:
+        card = row[length]
+        if card is None or card.suit != first.suit or card.rank != first.rank + length:
+            break
+        length += 1
+    return length
+
+
+def grid_wanted(left: Card | None) -> Card | None:
+    """The one card a Montana-style gap takes after ``left``: the next of its suit (none
+    after a gap or a king)."""
+    if left is None or left.rank == KING:
+        return None
+    return Card(left.rank + 1, left.suit)
