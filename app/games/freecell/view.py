@@ -15,6 +15,7 @@ from typing import Literal, NamedTuple, cast
 from app.games.freecell.rules import ALL_CELL_NAMES, ALL_COLUMN_NAMES, HOME, FreeCellPosition
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
+from app.rules.kind import Board
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, Position
 from app.words import card_name, suit_name
 
@@ -192,8 +193,9 @@ class FreeCellBoard:
     """The variant's name: its table's shape (``fc-<variant>``) and its keys."""
 
 
-def places(board: FreeCellBoard) -> tuple[FreeCellPlace, ...]:
+def places(board: Board) -> tuple[FreeCellPlace, ...]:
     """Every place of the table: the free cells, the foundations, then the columns."""
+    assert isinstance(board, FreeCellBoard)
     return (*board.cells, *board.foundations, *board.columns)
 
 
