@@ -119,9 +119,9 @@ def goes_home(card: Card, foundations: Sequence[int]) -> bool:
 
 
 def grid_sequence(row: Sequence[Card | None], base: int) -> int:
-    """How many cards of a Montana-style grid ``row`` are in place: the run ``base``,
-    ``base + 1``, … of one suit from its first cell (Montana: from the 2; Blue Moon would
-    start from the ace).
+    """How many cards of a grid ``row`` are in place: the run ``base``, ``base + 1``, … of
+    one suit from its first cell (from the 2 in a grid without aces; from the ace in one
+    with them).
 
     >>> grid_sequence((Card.parse("2H"), Card.parse("3H"), None, Card.parse("4H")), 2)
     2
@@ -139,7 +139,7 @@ def grid_sequence(row: Sequence[Card | None], base: int) -> int:
 
 
 def grid_wanted(left: Card | None) -> Card | None:
-    """The one card a Montana-style gap takes after ``left``: the next of its suit (none
+    """The one card a grid's gap takes after ``left``: the next of its suit (none
     after a gap or a king)."""
     if left is None or left.rank == KING:
         return None
