@@ -85,8 +85,8 @@ def test_the_rules_page_describes_every_freecell_variant(client: TestClient) -> 
 
 def test_seahaven_draws_ten_columns_and_eight_off_eight_cells(client: TestClient) -> None:
     page = client.get(f"/games/{start(client, 'freecell', '1', variant='seahaven')}").text
-    assert "fc-cols-10 fc-cells-4" in page
+    assert 'data-columns="10" data-cells="4"' in page
     assert 'data-drop="0"' in page
     page = client.get(f"/games/{start(client, 'freecell', '1', variant='eight-off')}").text
-    assert "fc-cols-8 fc-cells-8" in page
+    assert 'data-columns="8" data-cells="8"' in page
     assert 'data-drop="i"' in page and 'data-drop="h"' in page
