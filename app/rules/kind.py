@@ -8,25 +8,42 @@ catalogues); the board is a plain value its own templates (``templates/<kind>/``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 
 from app.rules.protocol import Action, Position, Rules, Searches, Verdict
 
 Refusals = Mapping[str, Callable[[Mapping[str, object]], str]]
 
 
+class Board(Protocol):
+    """What a game's templates draw: a plain value its own view makes (each game's is a
+    frozen dataclass of its places; the shared layers only hand it to the templates)."""
+
+
+class BoardMaker(Protocol):
+    def __call__(
+        self,
+        position: Position,
+        *,
+        playable: bool = True,
+        pick: str | None = None,
+        auto_moves: bool = True,
+    ) -> Board:
+        """The table as the player sees it; ``playable`` False draws it for looking only;
+        ``pick`` is the held selection in the game's own syntax (``?sel=``)."""
+        ...
+
+
 @dataclass(frozen=True, slots=True)
-class GameKind:
-    rules: Rules
+class Presenter:
+    """A game in the reader's language and on screen: its words and its board."""
+
     name: Callable[[], str]
     """The game's name in the reader's language."""
     variant_name: Callable[[str], str]
-    searches: Callable[[], Searches]
-    """A fresh memory of searches, one per solver process."""
-    board: Callable[..., Any]
-    """``board(position, *, playable, pick, auto_moves)``: what its templates draw."""
+    board: BoardMaker
     describe: Callable[[str, str, Position, Position], str]
     """``describe(kind, notation, before, after)``: an action in words (``8♣ to B7``)."""
     standing: Callable[[Position], str]
@@ -43,19 +60,37 @@ class GameKind:
     """What the solver's line on the solution page is."""
     refusals: Refusals
     """The engine's refusal codes in words."""
-    max_score: int | None = None
-    """The best score, for a game that keeps one (48 cards in place)."""
-    other_actions: Callable[[Position], Sequence[Action]] = lambda position: ()
-    """Actions besides the moves (a redeal), for the demo games."""
-    quick_line: Callable[[Position], tuple[str, ...] | None] = lambda position: None
-    """A winning line found within a small search, for the demo games (or None)."""
-    uses_auto_moves: bool = False
-    """Safe cards go home by themselves unless the player turned that off."""
-    board_cells: Callable[[Any], Sequence[Any]] | None = None
+    board_cells: Callable[[Board], Sequence[Hashable]] | None = None
     """The board's cells in a fixed order, each drawn by ``cell_template`` with the id
     ``c-<name>``: a move's answer then sends only the cells it changed. None: the whole
     board each time."""
     cell_template: str = ""
+
+
+def _no_actions(position: Position) -> Sequence[Action]:
+    return ()
+
+
+def _no_line(position: Position) -> tuple[str, ...] | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class GameKind:
+    """A game as three parts, its rules, its searches and its presenter, and a few facts."""
+
+    rules: Rules
+    searches: Callable[[], Searches]
+    """A fresh memory of searches, one per solver process."""
+    presenter: Presenter
+    max_score: int | None = None
+    """The best score, for a game that keeps one (48 cards in place)."""
+    other_actions: Callable[[Position], Sequence[Action]] = _no_actions
+    """Actions besides the moves (a redeal), for the demo games."""
+    quick_line: Callable[[Position], tuple[str, ...] | None] = _no_line
+    """A winning line found within a small search, for the demo games (or None)."""
+    uses_auto_moves: bool = False
+    """Safe cards go home by themselves unless the player turned that off."""
     keeps_unsure_hints: bool = True
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""
@@ -63,3 +98,57 @@ class GameKind:
     @property
     def kind(self) -> str:
         return self.rules.kind
+
+    # The presenter's members, as the site has always read them off the game.
+
+    @property
+    def name(self) -> Callable[[], str]:
+        return self.presenter.name
+
+    @property
+    def variant_name(self) -> Callable[[str], str]:
+        return self.presenter.variant_name
+
+    @property
+    def board(self) -> BoardMaker:
+        return self.presenter.board
+
+    @property
+    def describe(self) -> Callable[[str, str, Position, Position], str]:
+        return self.presenter.describe
+
+    @property
+    def standing(self) -> Callable[[Position], str]:
+        return self.presenter.standing
+
+    @property
+    def hinted_places(self) -> Callable[[Position, str], frozenset[str]]:
+        return self.presenter.hinted_places
+
+    @property
+    def moved_count(self) -> Callable[[Position, str], int]:
+        return self.presenter.moved_count
+
+    @property
+    def unsure_hint(self) -> Callable[[str], str]:
+        return self.presenter.unsure_hint
+
+    @property
+    def verdict(self) -> Callable[[Position, Verdict, int, int], str]:
+        return self.presenter.verdict
+
+    @property
+    def solution(self) -> Callable[[Verdict], str]:
+        return self.presenter.solution
+
+    @property
+    def refusals(self) -> Refusals:
+        return self.presenter.refusals
+
+    @property
+    def board_cells(self) -> Callable[[Board], Sequence[Hashable]] | None:
+        return self.presenter.board_cells
+
+    @property
+    def cell_template(self) -> str:
+        return self.presenter.cell_template

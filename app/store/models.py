@@ -26,8 +26,6 @@ from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
-from app.games import GAMES
-
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
     "uq": "uq_%(table_name)s_%(column_0_name)s_%(column_1_name)s",
@@ -96,15 +94,23 @@ class PlayerRecord(Base):
     """The name case-folded: two players cannot take names that differ only in case."""
 
 
+class GameKindRecord(Base):
+    """A kind of game the site has offered: a row per game, added by the migration that
+    brings the game (``games.kind`` refers to it, so no table is rebuilt for a new game)."""
+
+    __tablename__ = "game_kinds"
+
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+
+
 class GameRecord(Base):
     """One game: what it is, where it stands, and who started it."""
 
     __tablename__ = "games"
     __table_args__ = (
-        # Named by the convention: ck_games_status, ck_games_kind. The kinds are the
-        # registry's, sorted: a new game brings a migration that widens ck_games_kind.
+        # Named by the convention: ck_games_status. The kind is a row of game_kinds
+        # (fk_games_kind_game_kinds): a new game brings a migration that inserts it.
         CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
-        CheckConstraint(_one_of("kind", tuple(sorted(GAMES))), name="kind"),
         Index("ix_games_player_status", "player_id", "status", "last_action_at"),
         # Covering indexes for the statistics (app.store.stats): every column they read.
         Index("ix_games_finished", "kind", "variant", "finished_at", *STATS_COLUMNS),
@@ -176,8 +182,10 @@ class GameRecord(Base):
     player_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("players.id", ondelete="RESTRICT")
     )
-    kind: Mapped[str] = mapped_column(String(16))
-    """A key of :data:`app.games.GAMES`."""
+    kind: Mapped[str] = mapped_column(
+        String(16), ForeignKey("game_kinds.kind", ondelete="RESTRICT")
+    )
+    """A key of :data:`app.games.GAMES`, and a row of ``game_kinds``."""
     variant: Mapped[str] = mapped_column(String(16))
     deal: Mapped[int] = mapped_column(Integer)
     status: Mapped[GameStatus] = mapped_column(String(8))

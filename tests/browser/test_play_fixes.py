@@ -13,6 +13,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, BrowserContext, Page, Route, ViewportSize, expect
 
+from app.games import KINDS
+from app.web.names import variant_name
 from tests.browser.conftest import ACTION_TIMEOUT_MS, MontanaUI
 from tests.browser.test_accessibility import describe
 from tests.browser.test_freecell_browser import FreeCellUI
@@ -27,14 +29,21 @@ AXE: Final = Axe()
 WCAG_22_AA: Final = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
 
 
-def start(page: Page, kind: str) -> FreeCellUI | MontanaUI:
-    if kind == "freecell":
-        fc = FreeCellUI(page)
-        fc.start(1)
-        return fc
-    montana = MontanaUI(page)
-    montana.start(1)
-    return montana
+VARIANTS: Final = [
+    (kind, variant) for kind, game in KINDS.items() for variant in game.rules.variants
+]
+"""Every game and variant the registry lists: the shared checks run on each."""
+
+
+def start(page: Page, kind: str, variant: str = "") -> FreeCellUI | MontanaUI:
+    """Deal #1 of ``kind`` (a variant other than the usual one from the home page's form)."""
+    ui = FreeCellUI(page) if kind == "freecell" else MontanaUI(page)
+    rules = KINDS[kind].rules
+    if variant and variant != rules.default_variant:
+        ui.start_from_home(kind, 1, f"Play {rules.name}", variant_name(kind, variant))
+    else:
+        ui.start(1)
+    return ui
 
 
 def below_the_fold(page: Page, selector: str) -> list[str]:
@@ -48,13 +57,13 @@ def below_the_fold(page: Page, selector: str) -> list[str]:
     return result
 
 
-@pytest.mark.parametrize("kind", ["freecell", "montana"])
+@pytest.mark.parametrize(("kind", "variant"), VARIANTS)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
-    page: Page, kind: str, size: ViewportSize, artifacts: Path
+    page: Page, kind: str, variant: str, size: ViewportSize, artifacts: Path
 ) -> None:
     page.set_viewport_size(size)
-    ui = start(page, kind)
+    ui = start(page, kind, variant)
     board = page.locator("#board")
     before = board.bounding_box()
     with ui.swap(new_version=False):
@@ -75,7 +84,7 @@ def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
     give_up.locator("summary").click()
     assert page.locator("#more .confirm button").is_visible()
     assert below_the_fold(page, "#more .confirm button") == [], "a confirmation opens off screen"
-    page.screenshot(path=artifacts / f"play-{kind}-{size['width']}x{size['height']}.png")
+    page.screenshot(path=artifacts / f"play-{kind}-{variant}-{size['width']}x{size['height']}.png")
 
 
 def contrast(a: str, b: str) -> float:
@@ -233,6 +242,11 @@ PAGE_TYPES: Final = [
     "solution",
     "my-games",
     "stats",
+    *(
+        f"variant:{kind}:{variant}"
+        for kind, variant in VARIANTS
+        if variant != KINDS[kind].rules.default_variant
+    ),
 ]
 
 
@@ -240,7 +254,10 @@ PAGE_TYPES: Final = [
 @pytest.mark.parametrize("kind", PAGE_TYPES)
 def test_axe_finds_nothing(page: Page, kind: str, width: int) -> None:
     page.set_viewport_size({"width": width, "height": 800})
-    if kind == "home":
+    if kind.startswith("variant:"):
+        _, game, variant = kind.split(":")
+        start(page, game, variant)
+    elif kind == "home":
         page.goto("/")
     elif kind in ("my-games", "stats"):
         page.goto("/games" if kind == "my-games" else "/stats")

@@ -125,3 +125,23 @@ def test_classify_refuses_bad_input(
         code = int(exit.code or 0)
     assert code == 2
     assert not list(tmp_path.glob("*.txt"))
+
+
+def test_a_freecell_variant_deals_solves_and_reads_back(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from app.games.freecell import rules as freecell
+    from app.games.freecell.solver import replay_wins
+
+    _, out, _ = run(capsys, "deal", "freecell", "1", "--variant", "seahaven")
+    assert out == freecell.new_game(1, "seahaven").to_text()
+    assert out.startswith("Variant: seahaven\nFreecells: - 2H 6H -\n")
+    board = tmp_path / "seahaven.txt"
+    board.write_text(out)
+    code, out, _ = run(capsys, "moves", "freecell", str(board))
+    assert code == 0 and "0a" in out.split()
+    code, out, _ = run(capsys, "solve", "freecell", "3", "--variant", "eight-off")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] in ("solved", "unknown")
+    if lines[0] == "solved":
+        assert replay_wins(freecell.new_game(3, "eight-off"), lines[1:])

@@ -192,7 +192,11 @@ def test_unknown_variant() -> None:
 
 
 def test_rules_value() -> None:
-    assert (RULES.kind, RULES.name, RULES.variants) == ("freecell", "FreeCell", ("standard",))
+    assert (RULES.kind, RULES.name, RULES.variants) == (
+        "freecell",
+        "FreeCell",
+        ("standard", "bakers", "cells-3", "cells-2", "cells-1", "eight-off", "seahaven"),
+    )
     assert RULES.default_variant == "standard"
     assert RULES.max_deal == MAX_DEAL == 1_000_000
     assert RULES.new_game(1, "standard") == new_game(1)
@@ -247,10 +251,10 @@ def test_to_empty_is_not_part_of_a_moves_identity() -> None:
     [
         ("", "not a FreeCell move: ''"),
         ("3", "not a FreeCell move: '3'"),
-        ("39", "not a FreeCell move: '39'"),
-        ("03", "not a FreeCell move: '03'"),
+        ("3j", "not a FreeCell move: '3j'"),
+        ("x3", "not a FreeCell move: 'x3'"),
         ("h3", "not a FreeCell move: 'h3'"),
-        ("3e", "not a FreeCell move: '3e'"),
+        ("3k", "not a FreeCell move: '3k'"),
         ("3 a", "not a FreeCell move: '3 a'"),
         ("3ax", "not a FreeCell move: '3ax'"),
         ("36v", "not a FreeCell move: '36v'"),
@@ -272,6 +276,14 @@ def test_malformed_moves(text: str, message: str) -> None:
         new_game(1).parse_action(text)
 
 
+@pytest.mark.parametrize(("text", "place"), [("39", "'9'"), ("03", "'0'"), ("3e", "'e'")])
+def test_places_another_variant_has_are_no_place_here(text: str, place: str) -> None:
+    """Column 9 and free cell e are notation (Seahaven, Eight Off), not standard places."""
+    assert FreeCellMove.from_text(text).notation == text
+    with pytest.raises(InvalidMoveError, match=f"not a column or free cell: {place}"):
+        new_game(1).parse_action(text)
+
+
 @pytest.mark.parametrize(
     ("move", "message"),
     [
@@ -279,7 +291,8 @@ def test_malformed_moves(text: str, message: str) -> None:
         (FreeCellMove("3", "3"), "where it is"),
         (FreeCellMove("a", "5", 2), "only a column-to-column move carries several cards"),
         (FreeCellMove("3", "6", 0), "at least one card"),
-        (FreeCellMove("9", "a"), "not a FreeCell move"),  # type: ignore[arg-type]
+        (FreeCellMove("x", "a"), "not a FreeCell move"),  # type: ignore[arg-type]
+        (FreeCellMove("9", "a"), "not a column or free cell"),
     ],
 )
 def test_playing_malformed_moves(move: FreeCellMove, message: str) -> None:
@@ -683,8 +696,8 @@ def _deal_1_with(old: str, new: str) -> str:
         (_deal_1_with("7D TC", "7D JD"), "duplicate card JD: in column 1 and in column 8"),
         (_deal_1_with(" TC", ""), "missing card\\(s\\): TC"),
         (_deal_1_with(" 3D\n", "\n").replace(" 8C", ""), "missing card\\(s\\): 3D 8C"),
-        (DEAL_1 + ": \n", "line 9: a column too many, FreeCell has 8"),
-        ("Freecells: - - - - -\n" + DEAL_1, "line 1: 5 free cells, FreeCell has 4"),
+        (DEAL_1 + ": \n", "line 9: a column too many, this game has 8"),
+        ("Freecells: - - - - -\n" + DEAL_1, "line 1: 5 free cells, this game has 4"),
         ("Freecells: 5X\n" + DEAL_1, "line 1: free cell a: not a card: '5X'"),
         ("Freecells: - 6S\n" + DEAL_1, "duplicate card 6S: in free cell b and in column 1"),
         ("Foundations: H-A\n" + DEAL_1, "duplicate card AH: on the hearts foundation and in col"),

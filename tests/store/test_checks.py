@@ -1,4 +1,5 @@
-"""The database refuses a game of a kind the registry does not know, or of no known status."""
+"""The database refuses a game of a kind no migration brought (``game_kinds``), or of no
+known status."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from datetime import UTC, datetime
 from typing import get_args
 
 import pytest
-from sqlalchemy import Engine, create_engine, func, insert, select
+from sqlalchemy import Engine, create_engine, event, func, insert, select, text
 from sqlalchemy.exc import IntegrityError
 
 from app.games import GAMES
@@ -19,6 +20,8 @@ from app.store.models import GAME_STATUSES, GameRecord, GameStatus, PlayerRecord
 def engine(database_url: str) -> Iterator[Engine]:
     """A plain engine on the migrated database: its errors are SQLAlchemy's own."""
     engine = create_engine(database_url)
+    if engine.dialect.name == "sqlite":  # as the store's own engine does
+        event.listen(engine, "connect", lambda raw, _: raw.execute("PRAGMA foreign_keys=ON"))
     with engine.begin() as connection:
         connection.execute(insert(PlayerRecord).values(id="p", created_at=datetime.now(UTC)))
     yield engine
@@ -51,7 +54,7 @@ def test_the_statuses_are_the_literal_type_s() -> None:
 
 
 def test_every_kind_of_the_registry_in_every_status_is_stored(engine: Engine) -> None:
-    """A game added to the registry without a migration widening ck_games_kind fails here."""
+    """A game added to the registry without a migration inserting its kind fails here."""
     rows = [
         _game(number, kind, status)
         for number, (kind, status) in enumerate(
@@ -65,13 +68,28 @@ def test_every_kind_of_the_registry_in_every_status_is_stored(engine: Engine) ->
     assert sorted(stored) == sorted((row["kind"], row["status"]) for row in rows)
 
 
+UNKNOWN_KIND = "FOREIGN KEY|fk_games_kind_game_kinds"
+"""SQLite names no foreign key in its error; PostgreSQL does."""
+
+
+def test_a_new_kind_is_one_row_of_game_kinds(engine: Engine) -> None:
+    """What a new game's migration does: insert its kind; the games table stays as it is."""
+    with pytest.raises(IntegrityError, match=UNKNOWN_KIND), engine.begin() as connection:
+        connection.execute(insert(GameRecord).values(**_game(1, "klondike", "playing")))
+    with engine.begin() as connection:
+        connection.execute(text("INSERT INTO game_kinds (kind) VALUES ('klondike')"))
+        connection.execute(insert(GameRecord).values(**_game(1, "klondike", "playing")))
+    with engine.connect() as connection:
+        assert set(connection.scalars(text("SELECT kind FROM game_kinds"))) >= set(GAMES)
+
+
 @pytest.mark.parametrize(
     ("kind", "status", "constraint"),
     [
-        ("chess", "playing", "ck_games_kind"),
-        ("", "playing", "ck_games_kind"),
-        ("Montana", "playing", "ck_games_kind"),
-        (None, "won", "ck_games_kind"),
+        ("chess", "playing", UNKNOWN_KIND),
+        ("", "playing", UNKNOWN_KIND),
+        ("Montana", "playing", UNKNOWN_KIND),
+        (None, "won", UNKNOWN_KIND),
         ("montana", "drawn", "ck_games_status"),
         ("freecell", "", "ck_games_status"),
         ("freecell", "WON", "ck_games_status"),

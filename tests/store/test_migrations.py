@@ -52,7 +52,7 @@ def test_models_and_migrations_make_the_same_checks(database_url: str) -> None:
         assert migrated.keys() == modelled.keys(), table.name
         if database_url.startswith("sqlite"):
             assert migrated == modelled, table.name
-    assert _checks(database_url, "games").keys() == {"ck_games_kind", "ck_games_status"}
+    assert _checks(database_url, "games").keys() == {"ck_games_status"}
 
 
 def test_upgrading_twice_is_harmless(tmp_path: Path) -> None:
@@ -177,8 +177,10 @@ def test_the_kind_and_status_checks_keep_every_game_and_move(database_url: str) 
                 )
     engine.dispose()
 
-    upgrade(database_url)
+    command.upgrade(alembic_config(database_url), "0006")
     assert _checks(database_url, "games").keys() == {"ck_games_kind", "ck_games_status"}
+    upgrade(database_url)  # 0010: the kinds become rows of game_kinds
+    assert _checks(database_url, "games").keys() == {"ck_games_status"}
     db = Database(database_url)
     try:
         assert service.verify(db=db) == (4, [])
@@ -186,7 +188,8 @@ def test_the_kind_and_status_checks_keep_every_game_and_move(database_url: str) 
             assert session.scalar(text("SELECT count(*) FROM moves")) == 4
         undone = service.act(db=db, game_id="freecell1", action="undo", version=1)
         assert (undone.version, undone.moves_count) == (2, 0)
-        with pytest.raises(IntegrityError, match="ck_games_kind"), db.engine.begin() as c:
+        unknown = "FOREIGN KEY|fk_games_kind_game_kinds"
+        with pytest.raises(IntegrityError, match=unknown), db.engine.begin() as c:
             c.execute(text("UPDATE games SET kind = 'chess' WHERE id = 'montana1'"))
     finally:
         db.dispose()
@@ -198,3 +201,42 @@ def test_the_kind_and_status_checks_keep_every_game_and_move(database_url: str) 
         connection.execute(text("UPDATE games SET kind = 'chess' WHERE id = 'montana1'"))
         assert connection.scalar(text("SELECT count(*) FROM moves")) == 5
     engine.dispose()
+
+
+def test_games_stored_before_variants_replay_after_0010(tmp_path: Path) -> None:
+    """A database the code before variants made (9 games of FreeCell and both Montana
+    variants, at 0006, dumped with ``sqlite3 .dump``): upgraded, every game replays to its
+    stored position, read as the standard variant, and plays on."""
+    import sqlite3
+
+    from app import service
+    from app.store import Database
+
+    path = tmp_path / "before.db"
+    with sqlite3.connect(path) as connection:
+        connection.executescript((FIXTURES / "games-before-variants.sql").read_text())
+    url = f"sqlite:///{path}"
+    upgrade(url)
+    db = Database(url)
+    try:
+        assert service.verify(db=db) == (9, [])
+        games = service.my_games(db=db, player_id=_only_player(url)).games
+        freecell = next(game for game in games if game.kind == "freecell")
+        assert freecell.variant == "standard"
+        assert "Variant" not in freecell.position.to_text()
+        move = freecell.position.legal_moves()[0].notation
+        service.act(db=db, game_id=freecell.id, action=move, version=freecell.version)
+    finally:
+        db.dispose()
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _only_player(url: str) -> str:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return str(connection.scalar(text("SELECT id FROM players")))
+    finally:
+        engine.dispose()

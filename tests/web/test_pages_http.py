@@ -122,7 +122,7 @@ def test_stats_page_counts_my_games_and_draws_charts(client: TestClient) -> None
     assert 'class="bar-loss"' in page
     everyone = client.get("/stats?game=freecell-standard&who=all", headers=HX)
     assert everyone.status_code == 200
-    assert "FreeCell · everyone" in everyone.text
+    assert "FreeCell Standard · everyone" in everyone.text
 
 
 def test_home_shows_a_summary_once_games_are_finished(client: TestClient) -> None:

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.config import ROOT
+from app.games import KINDS
 from app.service import IDLE_CAP
 from app.web.templating import CLOCK_FORMATS, clock
 from tests.web import helpers
@@ -40,7 +41,7 @@ def test_no_script_writes_move_text() -> None:
         assert "IDLE_CAP" not in text, path.name
 
 
-@pytest.mark.parametrize("kind", ["montana", "freecell"])
+@pytest.mark.parametrize("kind", list(KINDS))
 def test_each_game_page_loads_its_own_script(client: TestClient, kind: str) -> None:
     game_id = helpers.start(client, kind)
     assert (SCRIPTS / f"{kind}.js").is_file()
@@ -48,7 +49,7 @@ def test_each_game_page_loads_its_own_script(client: TestClient, kind: str) -> N
     assert scripts(client.get(f"/games/{game_id}/replay").text) == ["site", kind]
 
 
-@pytest.mark.parametrize("path", ["/", "/rules/montana", "/rules/freecell", "/stats", "/games"])
+@pytest.mark.parametrize("path", ["/", *(f"/rules/{kind}" for kind in KINDS), "/stats", "/games"])
 def test_pages_without_a_game_load_only_site_js(client: TestClient, path: str) -> None:
     helpers.start(client, "freecell")  # My games lists it
     response = client.get(path, follow_redirects=True)
@@ -56,7 +57,7 @@ def test_pages_without_a_game_load_only_site_js(client: TestClient, path: str) -
     assert scripts(response.text) == ["site"]
 
 
-@pytest.mark.parametrize("kind", ["montana", "freecell"])
+@pytest.mark.parametrize("kind", list(KINDS))
 def test_the_timer_is_handed_the_idle_cap_and_the_clock_formats(
     client: TestClient, kind: str
 ) -> None:

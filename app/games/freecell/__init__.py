@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.games.freecell import hints, rules, solver, view, words
-from app.rules.kind import GameKind
+from app.rules.kind import GameKind, Presenter
 from app.rules.protocol import Position
 
 DEMO_NODES: Final = 5_000
@@ -19,20 +19,22 @@ def _quick_line(position: Position) -> tuple[str, ...] | None:
 
 KIND: Final = GameKind(
     rules=rules.RULES,
-    name=words.name,
-    variant_name=words.variant_name,
     searches=hints.FreeCellSearches,
-    board=view.board,
-    describe=words.describe,
-    standing=words.standing,
-    hinted_places=view.hinted_places,
-    moved_count=view.moved_count,
-    unsure_hint=words.unsure_hint,
-    verdict=words.verdict,
-    solution=words.solution,
-    refusals=words.REFUSALS,
+    presenter=Presenter(
+        name=words.name,
+        variant_name=words.variant_name,
+        board=view.board,
+        describe=words.describe,
+        standing=words.standing,
+        hinted_places=view.hinted_places,
+        moved_count=view.moved_count,
+        unsure_hint=words.unsure_hint,
+        verdict=words.verdict,
+        solution=words.solution,
+        refusals=words.REFUSALS,
+        board_cells=view.places,
+        cell_template="freecell/_place.html",
+    ),
     quick_line=_quick_line,
     uses_auto_moves=True,
-    board_cells=view.places,
-    cell_template="freecell/_place.html",
 )

@@ -80,6 +80,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar, Final, Literal
 
+from app.rules import parts
 from app.rules.cards import (
     FULL_DECK,
     KING,
@@ -92,6 +93,15 @@ from app.rules.cards import (
     Suit,
 )
 from app.rules.deals import microsoft_deal
+from app.rules.parts import (
+    ALTERNATE_COLOURS,
+    ANY_CARD,
+    KINGS_ONLY,
+    SAME_SUIT,
+    BuildRule,
+    EmptyColumnRule,
+    supermove_limit,
+)
 from app.rules.protocol import (
     Action,
     ActionKind,
@@ -100,54 +110,115 @@ from app.rules.protocol import (
     InvalidPositionError,
 )
 
-ColumnName = Literal["1", "2", "3", "4", "5", "6", "7", "8"]
-CellName = Literal["a", "b", "c", "d"]
+ColumnName = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
+CellName = Literal["a", "b", "c", "d", "e", "f", "g", "i"]
 Source = ColumnName | CellName
 Target = ColumnName | CellName | Literal["h"]
 
-COLUMNS: Final = 8
-CELLS: Final = 4
-COLUMN_NAMES: Final[tuple[ColumnName, ...]] = ("1", "2", "3", "4", "5", "6", "7", "8")
-CELL_NAMES: Final[tuple[CellName, ...]] = ("a", "b", "c", "d")
+ALL_COLUMN_NAMES: Final[tuple[ColumnName, ...]] = (
+    *("1", "2", "3", "4", "5", "6", "7", "8", "9", "0"),
+)
+"""The most columns a variant has, left to right (Seahaven's tenth is ``0``)."""
+ALL_CELL_NAMES: Final[tuple[CellName, ...]] = ("a", "b", "c", "d", "e", "f", "g", "i")
+"""The most free cells a variant has (``h`` is home, so Eight Off's eighth is ``i``)."""
+COLUMN_NAMES: Final = ALL_COLUMN_NAMES[:8]
+"""Standard FreeCell's columns (a position's own: ``position.variant.column_names``)."""
+CELL_NAMES: Final = ALL_CELL_NAMES[:4]
 HOME: Final = "h"
 EMPTY_CELL_TOKEN: Final = "-"
 FOUNDATION_ORDER: Final[tuple[Suit, ...]] = ("H", "C", "D", "S")
 """The suit order of fc-solve's ``Foundations:`` line."""
 
-VARIANTS: Final[tuple[str, ...]] = ("standard",)
+
+@dataclass(frozen=True, slots=True)
+class FreeCellVariant:
+    """A game of the FreeCell family as its parts: how many columns and free cells, what
+    builds on what, what may go into an empty column, whether empty columns double a
+    supermove, and which free cells the deal's last cards go to (the other cards are dealt
+    across the columns, row after row, in Microsoft's order)."""
+
+    name: str
+    columns: int = 8
+    cells: int = 4
+    build: BuildRule = ALTERNATE_COLOURS
+    empty: EmptyColumnRule = ANY_CARD
+    doubling: bool = True
+    """Empty columns double how many cards move at once (else free cells only count)."""
+    dealt_cells: tuple[int, ...] = ()
+
+    @property
+    def column_names(self) -> tuple[ColumnName, ...]:
+        return ALL_COLUMN_NAMES[: self.columns]
+
+    @property
+    def cell_names(self) -> tuple[CellName, ...]:
+        return ALL_CELL_NAMES[: self.cells]
+
+    def places_text(self) -> str:
+        """``'columns 1 … 8, free cells a … d'``: the names, for error messages."""
+        return (
+            f"columns {self.column_names[0]} … {self.column_names[-1]}, "
+            f"free cells {self.cell_names[0]} … {self.cell_names[-1]}"
+        )
+
+
+STANDARD: Final = FreeCellVariant("standard")
+VARIANT_VALUES: Final[dict[str, FreeCellVariant]] = {
+    variant.name: variant
+    for variant in (
+        STANDARD,
+        FreeCellVariant("bakers", build=SAME_SUIT),
+        FreeCellVariant("cells-3", cells=3),
+        FreeCellVariant("cells-2", cells=2),
+        FreeCellVariant("cells-1", cells=1),
+        FreeCellVariant(
+            "eight-off",
+            cells=8,
+            build=SAME_SUIT,
+            empty=KINGS_ONLY,
+            doubling=False,
+            dealt_cells=(0, 2, 4, 6),
+        ),
+        FreeCellVariant(
+            "seahaven",
+            columns=10,
+            build=SAME_SUIT,
+            empty=KINGS_ONLY,
+            doubling=False,
+            dealt_cells=(1, 2),
+        ),
+    )
+}
+"""Every variant, by the name the position text's ``Variant:`` line and the site use."""
+VARIANTS: Final[tuple[str, ...]] = tuple(VARIANT_VALUES)
 DEFAULT_VARIANT: Final = "standard"
 MAX_DEAL: Final = 1_000_000
 
-_COLUMN_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(COLUMN_NAMES)}
-_CELL_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(CELL_NAMES)}
-_SOURCES: Final[dict[str, Source]] = {name: name for name in (*COLUMN_NAMES, *CELL_NAMES)}
+COLUMNS: Final = STANDARD.columns
+CELLS: Final = STANDARD.cells
+
+_COLUMN_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(ALL_COLUMN_NAMES)}
+_CELL_INDEX: Final[dict[str, int]] = {name: i for i, name in enumerate(ALL_CELL_NAMES)}
+_SOURCES: Final[dict[str, Source]] = {name: name for name in (*ALL_COLUMN_NAMES, *ALL_CELL_NAMES)}
 _TARGETS: Final[dict[str, Target]] = {**_SOURCES, HOME: HOME}
 _SUIT_INDEX: Final[dict[str, int]] = {suit: i for i, suit in enumerate(SUITS)}
-_RED: Final = "DH"
 _HEX_DIGITS: Final = frozenset("0123456789abcdef")
 _MOVE_EXAMPLES: Final = "expected e.g. '3a', 'a5', '3h', '36' or '36v4'"
 
 
 def fits(card: Card, onto: Card) -> bool:
-    """Whether ``card`` may lie on ``onto`` in a column: one rank lower, the other colour.
+    """Whether ``card`` may lie on ``onto`` in standard FreeCell: one rank lower, the other
+    colour (a variant's own rule is ``variant.build``).
 
     >>> fits(Card.parse("8H"), Card.parse("9S")), fits(Card.parse("8S"), Card.parse("9C"))
     (True, False)
     """
-    return card.rank + 1 == onto.rank and (card.suit in _RED) != (onto.suit in _RED)
+    return ALTERNATE_COLOURS.fits(card, onto)
 
 
-def run_length(column: Sequence[Card]) -> int:
+def run_length(column: Sequence[Card], build: BuildRule = ALTERNATE_COLOURS) -> int:
     """The length of the run at the bottom of ``column`` (0 for an empty column)."""
-    length = min(len(column), 1)
-    while length < len(column) and fits(column[-length], column[-length - 1]):
-        length += 1
-    return length
-
-
-def supermove_limit(empty_cells: int, empty_columns: int, *, to_empty: bool) -> int:
-    """The most cards that move at once, per rule 6; ``to_empty`` if the target is empty."""
-    return (1 + empty_cells) << max(empty_columns - to_empty, 0)
+    return parts.run_length(column, build)
 
 
 def _plural(count: int, noun: str) -> str:
@@ -249,7 +320,8 @@ class FreeCellMove:
 
 @dataclass(frozen=True, slots=True)
 class FreeCellPosition:
-    """A FreeCell board: 8 columns (top card first), 4 free cells, 4 foundation ranks.
+    """A board of the FreeCell family: its columns (top card first), free cells and 4
+    foundation ranks, and the variant whose rules it plays by.
 
     Build positions with :func:`new_game`, :func:`parse` or :meth:`play`; the constructor
     trusts its arguments (it is the solver's hot path), :func:`parse` checks them.
@@ -258,6 +330,30 @@ class FreeCellPosition:
     columns: tuple[tuple[Card, ...], ...]
     cells: tuple[Card | None, ...] = (None,) * CELLS
     foundations: tuple[int, ...] = (0,) * len(SUITS)
+    variant: FreeCellVariant = STANDARD
+
+    def _column(self, name: str) -> int | None:
+        index = _COLUMN_INDEX.get(name)
+        return index if index is not None and index < self.variant.columns else None
+
+    def _cell(self, name: str) -> int | None:
+        index = _CELL_INDEX.get(name)
+        return index if index is not None and index < self.variant.cells else None
+
+    def _not_a_place(self, name: str) -> InvalidMoveError:
+        return InvalidMoveError(
+            f"not a column or free cell: {name!r} ({self.variant.places_text()})",
+            "freecell.not_a_place",
+            text=repr(name),
+            columns=self.variant.columns,
+            cells=self.variant.cells,
+        )
+
+    def _check_places(self, source: str, target: str) -> None:
+        """Raise :class:`InvalidMoveError` unless both places are on this board."""
+        for name in (source, target):
+            if name != HOME and self._column(name) is None and self._cell(name) is None:
+                raise self._not_a_place(name)
 
     # -- reading the board -------------------------------------------------------------
 
@@ -266,16 +362,13 @@ class FreeCellPosition:
 
         Raises :class:`InvalidMoveError` for a name that is neither a column nor a free cell.
         """
-        if source in _COLUMN_INDEX:
-            column = self.columns[_COLUMN_INDEX[source]]
-            return column[-1] if column else None
-        if source in _CELL_INDEX:
-            return self.cells[_CELL_INDEX[source]]
-        raise InvalidMoveError(
-            f"not a column or free cell: {source!r} (1 … 8 or a … d)",
-            "freecell.not_a_place",
-            text=repr(source),
-        )
+        column, cell = self._column(source), self._cell(source)
+        if column is not None:
+            cards = self.columns[column]
+            return cards[-1] if cards else None
+        if cell is not None:
+            return self.cells[cell]
+        raise self._not_a_place(source)
 
     def foundation_card(self, suit: Suit) -> Card | None:
         """The top card of ``suit``'s foundation, ``None`` while it is empty."""
@@ -295,12 +388,12 @@ class FreeCellPosition:
 
         The whole run may not move at once: :meth:`max_run` says how many cards can.
         """
-        return run_length(self.columns[column])
+        return run_length(self.columns[column], self.variant.build)
 
     def run(self, column: int) -> tuple[Card, ...]:
         """The run at the bottom of column index ``column``, top card first."""
         cards = self.columns[column]
-        return cards[len(cards) - run_length(cards) :]
+        return cards[len(cards) - run_length(cards, self.variant.build) :]
 
     def max_run(self, to_empty: bool = False) -> int:
         """The most cards one move carries onto a card, or ``to_empty`` into an empty column.
@@ -308,18 +401,16 @@ class FreeCellPosition:
         >>> new_game(1).max_run(), new_game(1).max_run(to_empty=True)
         (5, 5)
         """
-        return supermove_limit(self.empty_cells, self.empty_columns, to_empty=to_empty)
+        return supermove_limit(
+            self.empty_cells, self.empty_columns, to_empty=to_empty, doubling=self.variant.doubling
+        )
 
     def can_go_home(self, card: Card) -> bool:
         return self.foundations[_SUIT_INDEX[card.suit]] + 1 == card.rank
 
     def is_safe(self, card: Card) -> bool:
         """Whether no card in play could ever need ``card`` (see the glossary's **safe**)."""
-        if card.rank <= 2:
-            return True
-        clubs, diamonds, hearts, spades = self.foundations
-        lowest = min(clubs, spades) if card.suit in _RED else min(diamonds, hearts)
-        return lowest >= card.rank - 1
+        return self.variant.build.is_safe(card.index, self.foundations)
 
     # -- listing moves -------------------------------------------------------------------
 
@@ -333,63 +424,63 @@ class FreeCellPosition:
         """
         moves: list[FreeCellMove] = []
         limits = (self.max_run(), self.max_run(to_empty=True))
-        for index in range(COLUMNS):
+        for index in range(self.variant.columns):
             self._column_moves(index, limits, moves)
-        for index in range(CELLS):
+        for index in range(self.variant.cells):
             self._cell_moves(index, moves)
         return tuple(moves)
 
     def moves_from(self, source: str) -> tuple[FreeCellMove, ...]:
         """The legal moves from ``source`` (``'3'`` or ``'b'``), in :meth:`legal_moves` order."""
         moves: list[FreeCellMove] = []
-        if source in _COLUMN_INDEX:
+        column, cell = self._column(source), self._cell(source)
+        if column is not None:
             limits = (self.max_run(), self.max_run(to_empty=True))
-            self._column_moves(_COLUMN_INDEX[source], limits, moves)
-        elif source in _CELL_INDEX:
-            self._cell_moves(_CELL_INDEX[source], moves)
+            self._column_moves(column, limits, moves)
+        elif cell is not None:
+            self._cell_moves(cell, moves)
         else:
-            raise InvalidMoveError(
-                f"not a column or free cell: {source!r} (1 … 8 or a … d)",
-                "freecell.not_a_place",
-                text=repr(source),
-            )
+            raise self._not_a_place(source)
         return tuple(moves)
 
     def _column_moves(self, index: int, limits: tuple[int, int], moves: list[FreeCellMove]) -> None:
         column = self.columns[index]
         if not column:
             return
-        source = COLUMN_NAMES[index]
+        source = ALL_COLUMN_NAMES[index]
         card = column[-1]
+        variant = self.variant
         if self.can_go_home(card):
             moves.append(FreeCellMove(source, HOME))
-        for cell, occupant in zip(CELL_NAMES, self.cells, strict=True):
+        for cell, occupant in zip(self.variant.cell_names, self.cells, strict=True):
             if occupant is None:
                 moves.append(FreeCellMove(source, cell))
-        run = run_length(column)
+        run = run_length(column, variant.build)
         onto_card, to_empty = min(run, limits[0]), min(run, limits[1], len(column) - 1)
-        for target, cards in zip(COLUMN_NAMES, self.columns, strict=True):
+        for target, cards in zip(self.variant.column_names, self.columns, strict=True):
             if cards is column:
                 continue
             if not cards:
                 for count in range(1, to_empty + 1):
-                    moves.append(FreeCellMove(source, target, count, to_empty=True))
+                    if variant.empty.accepts(column[-count]):
+                        moves.append(FreeCellMove(source, target, count, to_empty=True))
                 continue
             count = cards[-1].rank - card.rank
-            if 0 < count <= onto_card and fits(column[-count], cards[-1]):
+            if 0 < count <= onto_card and variant.build.fits(column[-count], cards[-1]):
                 moves.append(FreeCellMove(source, target, count))
 
     def _cell_moves(self, index: int, moves: list[FreeCellMove]) -> None:
         card = self.cells[index]
         if card is None:
             return
-        source = CELL_NAMES[index]
+        source = ALL_CELL_NAMES[index]
         if self.can_go_home(card):
             moves.append(FreeCellMove(source, HOME))
-        for target, cards in zip(COLUMN_NAMES, self.columns, strict=True):
+        for target, cards in zip(self.variant.column_names, self.columns, strict=True):
             if not cards:
-                moves.append(FreeCellMove(source, target, to_empty=True))
-            elif fits(card, cards[-1]):
+                if self.variant.empty.accepts(card):
+                    moves.append(FreeCellMove(source, target, to_empty=True))
+            elif self.variant.build.fits(card, cards[-1]):
                 moves.append(FreeCellMove(source, target))
 
     def has_moves(self) -> bool:
@@ -397,11 +488,11 @@ class FreeCellPosition:
         has one (every page of a game in play asks)."""
         moves: list[FreeCellMove] = []
         limits = (self.max_run(), self.max_run(to_empty=True))
-        for index in range(COLUMNS):
+        for index in range(self.variant.columns):
             self._column_moves(index, limits, moves)
             if moves:
                 return True
-        for index in range(CELLS):
+        for index in range(self.variant.cells):
             self._cell_moves(index, moves)
             if moves:
                 return True
@@ -419,6 +510,7 @@ class FreeCellPosition:
         move the rules refuse here.
         """
         source, target, count = _read_move(text)
+        self._check_places(source, target)
         try:
             return self._resolve(source, target, count)
         except IllegalMoveError as error:
@@ -444,17 +536,17 @@ class FreeCellPosition:
         app.rules.protocol.InvalidMoveError: only a column-to-column move carries several \
 cards: '8' to 'a'
         """
-        if source not in _SOURCES:
+        if source not in _SOURCES or (self._column(source) is None and self._cell(source) is None):
+            raise self._not_a_place(source)
+        if target not in _TARGETS or (
+            target != HOME and self._column(target) is None and self._cell(target) is None
+        ):
             raise InvalidMoveError(
-                f"not a column or free cell: {source!r} (1 … 8 or a … d)",
-                "freecell.not_a_place",
-                text=repr(source),
-            )
-        if target not in _TARGETS:
-            raise InvalidMoveError(
-                f"not a column, free cell or home: {target!r} (1 … 8, a … d or h)",
+                f"not a column, free cell or home: {target!r} ({self.variant.places_text()} or h)",
                 "freecell.not_a_target",
                 text=repr(target),
+                columns=self.variant.columns,
+                cells=self.variant.cells,
             )
         _check_shape(source, target, count, f"{source!r} to {target!r}")
         start, end = _SOURCES[source], _TARGETS[target]
@@ -479,6 +571,7 @@ cards: '8' to 'a'
             )
         source, target, count = action.source, action.target, action.count
         _check_shape(source, target, count, repr(action))
+        self._check_places(source, target)
         try:
             self._resolve(source, target, count)
         except IllegalMoveError as error:
@@ -517,18 +610,21 @@ cards: '8' to 'a'
             return FreeCellMove(source, target)
         cards = self.columns[_COLUMN_INDEX[target]]
         if source in _CELL_INDEX:
-            if cards and not fits(card, cards[-1]):
+            if cards and not self.variant.build.fits(card, cards[-1]):
                 raise self._why_no_fit(card, cards[-1])
+            if not cards and not self.variant.empty.accepts(card):
+                raise self._kings_only(card, target)
             return FreeCellMove(source, target, to_empty=not cards)
         return self._resolve_run(source, target, count)
 
     def _resolve_run(self, source: Source, target: Target, count: int | None) -> FreeCellMove:
         column, cards = self.columns[_COLUMN_INDEX[source]], self.columns[_COLUMN_INDEX[target]]
-        run = run_length(column)
+        build = self.variant.build
+        run = run_length(column, build)
         if cards:
             top = cards[-1]
             fitting = top.rank - column[-1].rank
-            if not 0 < fitting <= run or not fits(column[-fitting], top):
+            if not 0 < fitting <= run or not build.fits(column[-fitting], top):
                 if run == 1:
                     raise self._why_no_fit(column[-1], top)
                 names = " ".join(card.text for card in column[-run:])
@@ -554,7 +650,8 @@ cards: '8' to 'a'
                 )
             count = fitting
         elif count is None:
-            count = 1
+            kings = [n for n in range(1, run + 1) if column[-n].rank == KING]
+            count = kings[0] if kings and self.variant.empty == KINGS_ONLY else 1
         elif count > run:
             raise IllegalMoveError(
                 f"column {source}'s run is {_plural(run, 'card')} long: "
@@ -564,6 +661,8 @@ cards: '8' to 'a'
                 run=run,
                 count=count,
             )
+        if not cards and not self.variant.empty.accepts(column[-count]):
+            raise self._kings_only(column[-count], target)
         limit = self.max_run(to_empty=not cards)
         if count > limit:
             raise self._why_too_long(count, limit, target, to_empty=not cards)
@@ -591,19 +690,29 @@ cards: '8' to 'a'
         message = f"{card} cannot go on {onto}: {self._wanted_on(onto)}"
         if onto.rank == 1:
             return IllegalMoveError(message, "freecell.nothing_on_ace", card=card, onto=onto)
-        first, second = (
-            Card(onto.rank - 1, suit)
-            for suit in SUITS
-            if Card(onto.rank - 1, suit).is_red != onto.is_red
-        )
+        wanted = self.variant.build.wanted(onto)
+        if len(wanted) == 1:
+            return IllegalMoveError(
+                message, "freecell.wants_one", card=card, onto=onto, wanted=wanted[0]
+            )
+        first, second = wanted
         return IllegalMoveError(
             message, "freecell.wants", card=card, onto=onto, first=first, second=second
         )
 
-    @staticmethod
-    def _wanted_on(onto: Card) -> str:
+    def _kings_only(self, card: Card, target: str) -> IllegalMoveError:
+        return IllegalMoveError(
+            f"{card} cannot go into empty column {target}: only a king goes into an empty column",
+            "freecell.kings_only",
+            card=card,
+            column=target,
+        )
+
+    def _wanted_on(self, onto: Card) -> str:
         if onto.rank == 1:
             return f"nothing goes on an ace ({onto} can go home)"
+        if self.variant.build == SAME_SUIT:
+            return f"only {Card(onto.rank - 1, onto.suit)} goes on {onto}"
         colour = "black" if onto.is_red else "red"
         return f"only a {colour} {RANK_NAMES[onto.rank - 1]} goes on {onto}"
 
@@ -644,12 +753,12 @@ cards: '8' to 'a'
         if target == HOME:
             foundations = list(self.foundations)
             foundations[_SUIT_INDEX[moved[0].suit]] += 1
-            return FreeCellPosition(tuple(columns), tuple(cells), tuple(foundations))
+            return FreeCellPosition(tuple(columns), tuple(cells), tuple(foundations), self.variant)
         if target in _CELL_INDEX:
             cells[_CELL_INDEX[target]] = moved[0]
         else:
             columns[_COLUMN_INDEX[target]] += moved
-        return FreeCellPosition(tuple(columns), tuple(cells), self.foundations)
+        return FreeCellPosition(tuple(columns), tuple(cells), self.foundations, self.variant)
 
     # -- sending cards home ------------------------------------------------------------------
 
@@ -657,11 +766,13 @@ cards: '8' to 'a'
         """Every card that can move, columns 1-8 then free cells a-d."""
         cards: list[tuple[Source, Card]] = [
             (name, column[-1])
-            for name, column in zip(COLUMN_NAMES, self.columns, strict=True)
+            for name, column in zip(self.variant.column_names, self.columns, strict=True)
             if column
         ]
         cards.extend(
-            (name, card) for name, card in zip(CELL_NAMES, self.cells, strict=True) if card
+            (name, card)
+            for name, card in zip(self.variant.cell_names, self.cells, strict=True)
+            if card
         )
         return cards
 
@@ -699,7 +810,7 @@ cards: '8' to 'a'
         home = self.home_move(source)
         if home is not None or source in _CELL_INDEX or self.card_at(source) is None:
             return home
-        for name, occupant in zip(CELL_NAMES, self.cells, strict=True):
+        for name, occupant in zip(self.variant.cell_names, self.cells, strict=True):
             if occupant is None:
                 return FreeCellMove(_SOURCES[source], name)
         return None
@@ -730,8 +841,9 @@ cards: '8' to 'a'
     # -- text ----------------------------------------------------------------------------
 
     def to_text(self) -> str:
-        """The fc-solve board: headers only when foundations or free cells hold cards."""
-        lines = []
+        """The fc-solve board: a ``Variant:`` line for any variant but standard, the other
+        headers only when foundations or free cells hold cards."""
+        lines = [] if self.variant == STANDARD else [f"Variant: {self.variant.name}"]
         if any(self.foundations):
             tokens = (
                 f"{suit}-{_rank_text(self.foundations[_SUIT_INDEX[suit]])}"
@@ -757,12 +869,28 @@ cards: '8' to 'a'
 # -- making positions --------------------------------------------------------------------
 
 
+def variant_named(name: str) -> FreeCellVariant:
+    """The variant called ``name``; raise ``ValueError`` for an unknown one."""
+    if name not in VARIANT_VALUES:
+        raise ValueError(f"unknown FreeCell variant {name!r} ({', '.join(VARIANTS)})")
+    return VARIANT_VALUES[name]
+
+
 def new_game(deal: int, variant: str = DEFAULT_VARIANT) -> FreeCellPosition:
-    """Microsoft deal ``deal``: the shuffled deck dealt across the columns, row after row."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown FreeCell variant {variant!r} (standard)")
+    """Microsoft deal ``deal``: the shuffled deck dealt across the columns, row after row;
+    a variant with cards in its free cells deals the last cards there, in cell order.
+
+    >>> print(new_game(1, "seahaven").to_text().splitlines()[1])
+    Freecells: - 2H 6H -
+    """
+    rules = variant_named(variant)
     cards = microsoft_deal(deal)
-    return FreeCellPosition(tuple(cards[column::COLUMNS] for column in range(COLUMNS)))
+    tableau = len(cards) - len(rules.dealt_cells)
+    columns = tuple(cards[column : tableau : rules.columns] for column in range(rules.columns))
+    cells: list[Card | None] = [None] * rules.cells
+    for slot, card in zip(rules.dealt_cells, cards[tableau:], strict=True):
+        cells[slot] = card
+    return FreeCellPosition(columns, tuple(cells), (0,) * len(SUITS), rules)
 
 
 def _read_card(token: str, where: str) -> Card:
@@ -795,19 +923,41 @@ def _read_foundations(tokens: list[str], where: str) -> list[int]:
     return foundations
 
 
+def _read_variant(text: str) -> FreeCellVariant:
+    """The variant a ``Variant:`` line names; standard without one (so text written before
+    variants existed reads as it did)."""
+    found: FreeCellVariant | None = None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        key, colon, rest = raw.strip().partition(":")
+        if colon and key.strip().lower() == "variant":
+            if found is not None:
+                raise InvalidPositionError(f"line {number}: a second Variant line")
+            if rest.strip() not in VARIANT_VALUES:
+                raise InvalidPositionError(
+                    f"line {number}: not a FreeCell variant: {rest.strip()!r} "
+                    f"({', '.join(VARIANTS)})"
+                )
+            found = VARIANT_VALUES[rest.strip()]
+    return found or STANDARD
+
+
 def parse(text: str) -> FreeCellPosition:
     """Read an fc-solve board; raise :class:`InvalidPositionError` naming what is wrong.
 
     Column lines may start with ``:``; blank lines and ``#`` comments are skipped; fewer
-    than 8 column lines leave the last columns empty; the ``Foundations:`` (any suit order,
-    ranks as letters or numbers) and ``Freecells:`` (``-`` for empty; missing cells are
-    empty) lines may come anywhere, once each. Every card must be somewhere exactly once.
+    column lines than the variant has leave the last columns empty; the ``Variant:``
+    (standard without one), ``Foundations:`` (any suit order, ranks as letters or numbers)
+    and ``Freecells:`` (``-`` for empty; missing cells are empty) lines may come anywhere,
+    once each. Every card must be somewhere exactly once.
 
     >>> parse(new_game(1).to_text()) == new_game(1)
     True
+    >>> parse(new_game(1, "bakers").to_text()).variant.name
+    'bakers'
     """
+    variant = _read_variant(text)
     columns: list[tuple[Card, ...]] = []
-    cells: list[Card | None] = [None] * CELLS
+    cells: list[Card | None] = [None] * variant.cells
     foundations: list[int] | None = None
     seen_cells = False
     places: dict[Card, str] = {}
@@ -830,18 +980,20 @@ def parse(text: str) -> FreeCellPosition:
             for suit, rank in zip(SUITS, foundations, strict=True):
                 for home in range(1, rank + 1):
                     place(Card(home, suit), f"on the {SUIT_NAMES[suit]} foundation")
+        elif colon and key == "variant":
+            continue
         elif colon and key == "freecells":
             tokens = rest.split()
-            if len(tokens) > CELLS:
+            if len(tokens) > variant.cells:
                 raise InvalidPositionError(
-                    f"line {number}: {len(tokens)} free cells, FreeCell has {CELLS}"
+                    f"line {number}: {len(tokens)} free cells, this game has {variant.cells}"
                 )
             if seen_cells:
                 raise InvalidPositionError(f"line {number}: a second Freecells line")
             seen_cells = True
             for index, token in enumerate(tokens):
                 if token != EMPTY_CELL_TOKEN:
-                    where = f"free cell {CELL_NAMES[index]}"
+                    where = f"free cell {ALL_CELL_NAMES[index]}"
                     card = _read_card(token, f"line {number}: {where}")
                     place(card, f"in {where}")
                     cells[index] = card
@@ -849,8 +1001,10 @@ def parse(text: str) -> FreeCellPosition:
             raise InvalidPositionError(f"line {number}: unknown header {key!r}")
         else:
             column = len(columns) + 1
-            if column > COLUMNS:
-                raise InvalidPositionError(f"line {number}: a column too many, FreeCell has 8")
+            if column > variant.columns:
+                raise InvalidPositionError(
+                    f"line {number}: a column too many, this game has {variant.columns}"
+                )
             cards = tuple(
                 _read_card(token, f"line {number}: column {column}")
                 for token in (rest if colon else line).split()
@@ -861,8 +1015,9 @@ def parse(text: str) -> FreeCellPosition:
     missing = [card.text for card in FULL_DECK if card not in places]
     if missing:
         raise InvalidPositionError(f"missing card(s): {' '.join(missing)}")
-    columns.extend(() for _ in range(COLUMNS - len(columns)))
-    return FreeCellPosition(tuple(columns), tuple(cells), tuple(foundations or (0,) * len(SUITS)))
+    columns.extend(() for _ in range(variant.columns - len(columns)))
+    foundation_ranks = tuple(foundations or (0,) * len(SUITS))
+    return FreeCellPosition(tuple(columns), tuple(cells), foundation_ranks, variant)
 
 
 @dataclass(frozen=True)

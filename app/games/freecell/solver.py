@@ -29,44 +29,66 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from app.games.freecell.rules import FreeCellPosition, new_game
+from app.games.freecell.rules import STANDARD, FreeCellPosition, FreeCellVariant, new_game
 from app.rules.protocol import Answer, Verdict
 
 __all__ = ["Answer", "new_game", "replay_wins", "solve"]
 
 Columns = tuple[tuple[int, ...], ...]
 Cells = tuple[int, ...]
-"""Four free cells, -1 for an empty one."""
+"""The free cells, -1 for an empty one."""
 Foundations = tuple[int, ...]
 State = tuple[Columns, Cells, Foundations]
 
 EMPTY: Final = -1
-CELL_NAMES: Final = "abcd"
-RED: Final = (False, True, True, False)
-"""By suit index: diamonds and hearts are red."""
 
 
-def _rank(card: int) -> int:
-    return card // 4 + 1
+@dataclass(frozen=True, slots=True)
+class Family:
+    """A variant's parts as the search reads them: its build rule as a table of card
+    numbers, what an empty column takes, how far a supermove goes, its places' names."""
+
+    variant: FreeCellVariant
+    fits: tuple[tuple[bool, ...], ...]
+    """``fits[card][onto]``: the variant's build rule on card numbers."""
+    kings_only: bool
+    doubling: bool
+    column_names: tuple[str, ...]
+    cell_names: str
+
+    @classmethod
+    def of(cls, variant: FreeCellVariant) -> Family:
+        build = variant.build
+        table = tuple(
+            tuple(build.fits_index(card, onto) for onto in range(52)) for card in range(52)
+        )
+        return cls(
+            variant,
+            table,
+            variant.empty.name == "kings",
+            variant.doubling,
+            variant.column_names,
+            "".join(variant.cell_names),
+        )
+
+    def safe(self, card: int, foundations: Foundations) -> bool:
+        return self.variant.build.is_safe(card, foundations)
 
 
-def _fits(card: int, onto: int) -> bool:
-    return card // 4 + 2 == onto // 4 + 1 and RED[card % 4] != RED[onto % 4]
+_FAMILIES: dict[FreeCellVariant, Family] = {}
 
 
-def _safe(card: int, foundations: Foundations) -> bool:
-    rank = card // 4 + 1
-    if rank <= 2:
-        return True
-    clubs, diamonds, hearts, spades = foundations
-    other = min(clubs, spades) if RED[card % 4] else min(diamonds, hearts)
-    return other >= rank - 1
+def family(variant: FreeCellVariant = STANDARD) -> Family:
+    """The search's parts for ``variant`` (made once)."""
+    if variant not in _FAMILIES:
+        _FAMILIES[variant] = Family.of(variant)
+    return _FAMILIES[variant]
 
 
-def _run(column: tuple[int, ...]) -> int:
+def _run(column: tuple[int, ...], fits: tuple[tuple[bool, ...], ...]) -> int:
     length = 1
     for index in range(len(column) - 1, 0, -1):
-        if not _fits(column[index], column[index - 1]):
+        if not fits[column[index]][column[index - 1]]:
             break
         length += 1
     return length
@@ -89,26 +111,27 @@ def _home(state: State, card: int) -> Foundations:
     return tuple(foundations)
 
 
-def _settle(state: State, line: list[str]) -> State:
+def _settle(state: State, line: list[str], game: Family) -> State:
     """Play every safe card home, lowest rank first, as the game does."""
+    names, cell_names = game.column_names, game.cell_names
     while True:
         columns, cells, foundations = state
-        exposed = [(column[-1], f"{i + 1}h") for i, column in enumerate(columns) if column]
-        exposed += [(card, f"{CELL_NAMES[i]}h") for i, card in enumerate(cells) if card != EMPTY]
+        exposed = [(column[-1], f"{names[i]}h") for i, column in enumerate(columns) if column]
+        exposed += [(card, f"{cell_names[i]}h") for i, card in enumerate(cells) if card != EMPTY]
         best: tuple[int, int, str] | None = None
         for card, notation in exposed:
-            goes_home = card // 4 == foundations[card % 4] and _safe(card, foundations)
+            goes_home = card // 4 == foundations[card % 4] and game.safe(card, foundations)
             if goes_home and (best is None or card // 4 < best[0]):
                 best = (card // 4, card, notation)
         if best is None:
             return state
         _, card, notation = best
         line.append(notation)
-        if notation[0] in CELL_NAMES:
-            slot = CELL_NAMES.index(notation[0])
+        if notation[0] in cell_names:
+            slot = cell_names.index(notation[0])
             cells = (*cells[:slot], EMPTY, *cells[slot + 1 :])
         else:
-            at = int(notation[0]) - 1
+            at = names.index(notation[0])
             columns = (*columns[:at], columns[at][:-1], *columns[at + 1 :])
         state = (columns, cells, _home(state, card))
 
@@ -117,43 +140,48 @@ def _with_column(columns: Columns, index: int, column: tuple[int, ...]) -> Colum
     return (*columns[:index], column, *columns[index + 1 :])
 
 
-def _moves(state: State, atomic: bool) -> Iterator[tuple[str, State]]:
+def _moves(state: State, atomic: bool, game: Family) -> Iterator[tuple[str, State]]:
     """Every useful move: one empty column (and the first empty cell) stands for all."""
     columns, cells, foundations = state
+    fits, names, cell_names = game.fits, game.column_names, game.cell_names
     free = cells.count(EMPTY)
     empty_columns = [i for i, column in enumerate(columns) if not column]
     first_empty = empty_columns[0] if empty_columns else None
-    onto_card = (1 + free) * 2 ** len(empty_columns)
-    into_empty = (1 + free) * 2 ** max(len(empty_columns) - 1, 0)
+    doubled = len(empty_columns) if game.doubling else 0
+    onto_card = (1 + free) * 2**doubled
+    into_empty = (1 + free) * 2 ** max(doubled - 1, 0)
     first_cell = cells.index(EMPTY) if free else None
     for source, column in enumerate(columns):
         if not column:
             continue
         card = column[-1]
-        name = str(source + 1)
+        name = names[source]
         rest = column[:-1]
         if card // 4 == foundations[card % 4]:
             yield f"{name}h", (_with_column(columns, source, rest), cells, _home(state, card))
-        run = 1 if atomic else _run(column)
+        run = 1 if atomic else _run(column, fits)
         for target, other in enumerate(columns):
             if target == source or not other:
                 continue
             count = other[-1] // 4 - card // 4
-            if 1 <= count <= run and count <= onto_card and _fits(column[-count], other[-1]):
+            if 1 <= count <= run and count <= onto_card and fits[column[-count]][other[-1]]:
                 moved = _with_column(columns, source, column[:-count])
                 moved = _with_column(moved, target, other + column[-count:])
-                yield f"{name}{target + 1}", (moved, cells, foundations)
+                yield f"{name}{names[target]}", (moved, cells, foundations)
         if first_empty is not None and len(column) > 1:
             longest = min(run, into_empty, len(column) - 1)
-            for count in {1, longest}:
+            counts = {1, longest}
+            if game.kings_only:
+                counts = {n for n in range(1, longest + 1) if column[-n] // 4 == 12}
+            for count in counts:
                 moved = _with_column(columns, source, column[:-count])
                 moved = _with_column(moved, first_empty, column[-count:])
                 suffix = f"v{count:x}" if count > 1 else ""
-                yield f"{name}{first_empty + 1}{suffix}", (moved, cells, foundations)
+                yield f"{name}{names[first_empty]}{suffix}", (moved, cells, foundations)
         if first_cell is not None:
             held = (*cells[:first_cell], card, *cells[first_cell + 1 :])
             yield (
-                f"{name}{CELL_NAMES[first_cell]}",
+                f"{name}{cell_names[first_cell]}",
                 (
                     _with_column(columns, source, rest),
                     held,
@@ -163,23 +191,23 @@ def _moves(state: State, atomic: bool) -> Iterator[tuple[str, State]]:
     for slot, card in enumerate(cells):
         if card == EMPTY:
             continue
-        name = CELL_NAMES[slot]
+        name = cell_names[slot]
         emptied = (*cells[:slot], EMPTY, *cells[slot + 1 :])
         if card // 4 == foundations[card % 4]:
             yield f"{name}h", (columns, emptied, _home(state, card))
         for target, other in enumerate(columns):
-            if other and _fits(card, other[-1]):
+            if other and fits[card][other[-1]]:
                 yield (
-                    f"{name}{target + 1}",
+                    f"{name}{names[target]}",
                     (
                         _with_column(columns, target, (*other, card)),
                         emptied,
                         foundations,
                     ),
                 )
-        if first_empty is not None:
+        if first_empty is not None and (not game.kings_only or card // 4 == 12):
             yield (
-                f"{name}{first_empty + 1}",
+                f"{name}{names[first_empty]}",
                 (
                     _with_column(columns, first_empty, (card,)),
                     emptied,
@@ -237,16 +265,17 @@ def solve(
     began = time.perf_counter()
     deadline = began + max_seconds
     start_line: list[str] = []
-    state = _settle(from_position(position), start_line)
+    game = family(position.variant)
+    state = _settle(from_position(position), start_line, game)
     if sum(state[2]) == 52:
         return Answer("solved", tuple(start_line), 0, 0.0)
     if atomic:
-        verdict, line, nodes = _exhaust(state, max_nodes, deadline)
+        verdict, line, nodes = _exhaust(state, max_nodes, deadline, game)
     else:
         verdict, line, nodes = "unknown", [], 0
         for weights, share in PORTFOLIO:
             slice_end = min(deadline, time.perf_counter() + max_seconds * share)
-            verdict, line, spent = _best_first(state, max_nodes - nodes, slice_end, weights)
+            verdict, line, spent = _best_first(state, max_nodes - nodes, slice_end, weights, game)
             nodes += spent
             if verdict == "solved":
                 break
@@ -258,7 +287,7 @@ Parents = dict[int, tuple[int, tuple[str, ...]]]
 
 
 def _best_first(
-    state: State, max_nodes: int, deadline: float, weights: Weights
+    state: State, max_nodes: int, deadline: float, weights: Weights, game: Family
 ) -> tuple[Verdict, list[str], int]:
     counter = itertools.count(1)
     seen = {key(state)}
@@ -270,14 +299,16 @@ def _best_first(
             break
         _, node, current = heapq.heappop(frontier)
         nodes += 1
-        for child_id, child in _new_children(current, node, False, seen, parents, counter):
+        for child_id, child in _new_children(current, node, False, seen, parents, counter, game):
             if sum(child[2]) == 52:
                 return "solved", _line(parents, child_id), nodes
             heapq.heappush(frontier, (heuristic(child, weights), child_id, child))
     return "unknown", [], nodes
 
 
-def _exhaust(state: State, max_nodes: int, deadline: float) -> tuple[Verdict, list[str], int]:
+def _exhaust(
+    state: State, max_nodes: int, deadline: float, game: Family
+) -> tuple[Verdict, list[str], int]:
     """Depth first over single-card moves until a win or nothing new is left."""
     counter = itertools.count(1)
     seen = {key(state)}
@@ -290,7 +321,7 @@ def _exhaust(state: State, max_nodes: int, deadline: float) -> tuple[Verdict, li
         node, current = stack.pop()
         nodes += 1
         children = []
-        for child_id, child in _new_children(current, node, True, seen, parents, counter):
+        for child_id, child in _new_children(current, node, True, seen, parents, counter, game):
             if sum(child[2]) == 52:
                 return "solved", _line(parents, child_id), nodes
             children.append((heuristic(child), child_id, child))
@@ -307,12 +338,13 @@ def _new_children(
     seen: set[tuple[object, ...]],
     parents: Parents,
     counter: Iterator[int],
+    game: Family,
 ) -> Iterator[tuple[int, State]]:
     """The positions one move (and the safe cards it sends home) away that are new; each
     is numbered and remembered with the line that reached it."""
-    for notation, child in _moves(current, atomic):
+    for notation, child in _moves(current, atomic, game):
         line = [notation]
-        child = _settle(child, line)
+        child = _settle(child, line, game)
         child_key = key(child)
         if child_key in seen:
             continue

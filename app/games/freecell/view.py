@@ -12,10 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, cast
 
-from app.games.freecell.rules import CELL_NAMES, COLUMN_NAMES, HOME, FreeCellPosition
+from app.games.freecell.rules import ALL_CELL_NAMES, ALL_COLUMN_NAMES, HOME, FreeCellPosition
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
+from app.rules.kind import Board
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, Position
 from app.words import card_name, suit_name
 
@@ -32,7 +33,7 @@ class Selection:
 
     @property
     def query(self) -> str:
-        return self.source if self.source in CELL_NAMES else f"{self.source}:{self.count}"
+        return self.source if self.source in ALL_CELL_NAMES else f"{self.source}:{self.count}"
 
 
 PlaceKind = Literal["cell", "foundation", "column"]
@@ -189,10 +190,13 @@ class FreeCellBoard:
     has_moves: bool
     can_go_home: bool
     auto_moves: bool
+    variant: str = "standard"
+    """The variant's name: its table's shape (``fc-<variant>``) and its keys."""
 
 
-def places(board: FreeCellBoard) -> tuple[FreeCellPlace, ...]:
+def places(board: Board) -> tuple[FreeCellPlace, ...]:
     """Every place of the table: the free cells, the foundations, then the columns."""
+    assert isinstance(board, FreeCellBoard)
     return (*board.cells, *board.foundations, *board.columns)
 
 
@@ -201,11 +205,12 @@ def parse_selection(position: FreeCellPosition, text: str | None) -> Selection |
     if not text:
         return None
     source, _, count_text = text.strip().lower().partition(":")
-    if source in CELL_NAMES:
+    names = position.variant.column_names
+    if source in position.variant.cell_names:
         return Selection(source, 1) if position.card_at(source) is not None else None
-    if source not in COLUMN_NAMES:
+    if source not in names:
         return None
-    run = position.movable_run_length(COLUMN_NAMES.index(source))
+    run = position.movable_run_length(names.index(source))
     if not count_text:
         count = run
     elif count_text.isascii() and count_text.isdigit():
@@ -240,7 +245,9 @@ def board(
 
     held_source, held_count = (selection.source, selection.count) if selection else ("", 0)
     columns = []
-    for index, (name, cards) in enumerate(zip(COLUMN_NAMES, position.columns, strict=True)):
+    for index, (name, cards) in enumerate(
+        zip(position.variant.column_names, position.columns, strict=True)
+    ):
         columns.append(
             FreeCellPlace(
                 "column",
@@ -253,7 +260,7 @@ def board(
             )
         )
     cells = []
-    for slot, occupant in zip(CELL_NAMES, position.cells, strict=True):
+    for slot, occupant in zip(position.variant.cell_names, position.cells, strict=True):
         cells.append(
             FreeCellPlace(
                 "cell",
@@ -281,6 +288,7 @@ def board(
         has_moves=position.has_moves(),
         can_go_home=playable and position.any_home_move() is not None,
         auto_moves=auto_moves,
+        variant=position.variant.name,
     )
 
 
@@ -288,10 +296,10 @@ def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
     """``'7♦'`` or ``'3 cards from 7♦'``: what the player is holding."""
     if selection is None:
         return ""
-    if selection.source in CELL_NAMES:
+    if selection.source in ALL_CELL_NAMES:
         card = position.card_at(selection.source)
     else:
-        card = position.columns[COLUMN_NAMES.index(selection.source)][-selection.count]
+        card = position.columns[ALL_COLUMN_NAMES.index(selection.source)][-selection.count]
     assert card is not None
     if selection.count == 1:
         return isolate(card.symbol)

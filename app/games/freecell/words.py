@@ -3,9 +3,10 @@ what "still winnable?" found, and the engine's refusals."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
-from app.games.freecell.rules import CELL_NAMES, HOME, FreeCellPosition
+from app.games.freecell.rules import ALL_CELL_NAMES, ALL_COLUMN_NAMES, HOME, FreeCellPosition
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
@@ -18,14 +19,31 @@ def name() -> str:
 
 
 def variant_name(variant: str) -> str:
-    return {"standard": _("Standard")}.get(variant, variant)
+    names = {
+        "standard": _("Standard"),
+        "bakers": _("Baker's Game"),
+        "cells-3": _("Three free cells"),
+        "cells-2": _("Two free cells"),
+        "cells-1": _("One free cell"),
+        "eight-off": _("Eight Off"),
+        "seahaven": _("Seahaven Towers"),
+    }
+    return names.get(variant, variant)
+
+
+def _places(p: Mapping[str, object]) -> Mapping[str, object]:
+    """The last column and free cell of the board a refusal is about (standard: 8 and d)."""
+    columns, cells = p.get("columns", 8), p.get("cells", 4)
+    last_column = ALL_COLUMN_NAMES[columns - 1] if isinstance(columns, int) else "8"
+    last_cell = ALL_CELL_NAMES[cells - 1] if isinstance(cells, int) else "d"
+    return {**p, "last_column": last_column, "last_cell": last_cell}
 
 
 def place_name(name: str) -> str:
     """``'home'``, ``'free cell a'`` or ``'column 3'``."""
     if name == HOME:
         return _("home")
-    if name in CELL_NAMES:
+    if name in ALL_CELL_NAMES:
         return _("free cell %(name)s") % {"name": isolate(name)}
     return _("column %(name)s") % {"name": isolate(name)}
 
@@ -131,14 +149,18 @@ REFUSALS: Final[Refusals] = {
         _("%(text)s is not a FreeCell move (for example 3a, a5, 3h, 36)."), p
     ),
     "freecell.not_a_place": lambda p: fill(
-        _("%(text)s is not a column or a free cell (columns 1 to 8, free cells a to d)."), p
+        _(
+            "%(text)s is not a column or a free cell here (columns 1 to %(last_column)s, "
+            "free cells a to %(last_cell)s)."
+        ),
+        _places(p),
     ),
     "freecell.not_a_target": lambda p: fill(
         _(
-            "%(text)s is not a column, a free cell or home "
-            "(columns 1 to 8, free cells a to d, h for home)."
+            "%(text)s is not a column, a free cell or home here "
+            "(columns 1 to %(last_column)s, free cells a to %(last_cell)s, h for home)."
         ),
-        p,
+        _places(p),
     ),
     "freecell.same_place": lambda p: _("A card cannot move to where it already is."),
     "freecell.cell_to_cell": lambda p: _("A card cannot move from one free cell to another."),
@@ -157,6 +179,16 @@ REFUSALS: Final[Refusals] = {
     ),
     "freecell.nothing_on_ace": lambda p: fill(
         _("Nothing goes on an Ace: %(onto)s can go home."), p
+    ),
+    "freecell.wants_one": lambda p: fill(
+        _("%(card)s cannot go on %(onto)s: only %(wanted)s goes there."), p
+    ),
+    "freecell.kings_only": lambda p: fill(
+        _(
+            "%(card)s cannot go into empty column %(column)s: "
+            "only a King goes into an empty column."
+        ),
+        p,
     ),
     "freecell.wants": lambda p: fill(
         _("%(card)s cannot go on %(onto)s: only %(first)s or %(second)s goes there."), p

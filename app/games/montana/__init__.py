@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.games.montana import hints, rules, view, words
-from app.rules.kind import GameKind
+from app.rules.kind import GameKind, Presenter
 from app.rules.protocol import Action, Position
 
 
@@ -16,21 +16,23 @@ def _redeal(position: Position) -> tuple[Action, ...]:
 
 KIND: Final = GameKind(
     rules=rules.RULES,
-    name=words.name,
-    variant_name=words.variant_name,
     searches=hints.MontanaSearches,
-    board=view.board,
-    describe=words.describe,
-    standing=words.standing,
-    hinted_places=view.hinted_places,
-    moved_count=view.moved_count,
-    unsure_hint=words.unsure_hint,
-    verdict=words.verdict,
-    solution=words.solution,
-    refusals=words.REFUSALS,
+    presenter=Presenter(
+        name=words.name,
+        variant_name=words.variant_name,
+        board=view.board,
+        describe=words.describe,
+        standing=words.standing,
+        hinted_places=view.hinted_places,
+        moved_count=view.moved_count,
+        unsure_hint=words.unsure_hint,
+        verdict=words.verdict,
+        solution=words.solution,
+        refusals=words.REFUSALS,
+        board_cells=view.cells,
+        cell_template="montana/_cell.html",
+    ),
     max_score=rules.IN_PLACE_MAX,
     other_actions=_redeal,
-    board_cells=view.cells,
-    cell_template="montana/_cell.html",
     keeps_unsure_hints=False,
 )

@@ -41,6 +41,7 @@ from typing import ClassVar, Final, Literal
 
 from app.rules.cards import ACE, FULL_DECK, KING, Card, InvalidCardError
 from app.rules.deals import MAX_SEED, microsoft_deal, microsoft_shuffle
+from app.rules.parts import grid_sequence, grid_wanted
 from app.rules.protocol import (
     Action,
     ActionKind,
@@ -180,18 +181,7 @@ class MontanaPosition:
 
     def _run(self, row: int) -> int:
         start = row * COLUMNS
-        first = self.cells[start]
-        if first is None or first.rank != 2:
-            return 0
-        length = 1
-        while length < COLUMNS:
-            card = self.cells[start + length]
-            if card is None or card != Card(first.rank + length, first.suit):
-                break
-            length += 1
-            if first.rank + length > KING:
-                break
-        return length
+        return grid_sequence(self.cells[start : start + COLUMNS], 2)
 
     def in_place(self, cell: Cell) -> bool:
         return cell % COLUMNS < self.sequence_length(cell // COLUMNS)
@@ -207,12 +197,7 @@ class MontanaPosition:
 
     def wanted(self, gap: Cell) -> Card | None:
         """The one card that fits a gap outside column 1; ``None`` if dead or column 1."""
-        if gap % COLUMNS == 0:
-            return None
-        left = self.cells[gap - 1]
-        if left is None or left.rank == KING:
-            return None
-        return Card(left.rank + 1, left.suit)
+        return None if gap % COLUMNS == 0 else grid_wanted(self.cells[gap - 1])
 
     def is_dead(self, gap: Cell) -> bool:
         return gap % COLUMNS != 0 and self.wanted(gap) is None

@@ -22,6 +22,7 @@ from app.games.montana.rules import (
 )
 from app.i18n import gettext as _
 from app.rules.cards import Card
+from app.rules.kind import Board
 from app.rules.protocol import InvalidMoveError, Position
 from app.words import card_name
 
@@ -192,8 +193,9 @@ def _board(position: MontanaPosition, playable: bool, pick: str | None) -> Monta
     )
 
 
-def cells(board: MontanaBoard) -> tuple[MontanaCell, ...]:
+def cells(board: Board) -> tuple[MontanaCell, ...]:
     """The board's 52 cells, row by row."""
+    assert isinstance(board, MontanaBoard)
     return tuple(cell for row in board.rows for cell in row)
 
 
