@@ -65,7 +65,7 @@ def describe(kind: str, notation: str, before: Position, after: Position) -> str
         ) % {"num": isolate(move.count), "source": source, "column": target}
     elif move.target == HOME:
         words = _("%(card)s home from %(source)s") % {"card": shown, "source": source}
-    elif move.target in CELL_NAMES:
+    elif move.target in ALL_CELL_NAMES:
         words = _("%(card)s from %(source)s to free cell %(cell)s") % {
             "card": shown,
             "source": source,
