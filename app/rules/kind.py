@@ -26,7 +26,7 @@ class GameKind:
     searches: Callable[[], Searches]
     """A fresh memory of searches, one per solver process."""
     board: Callable[..., Any]
-    """``board(position, *, playable, pick, auto_moves)``: what its templates draw."""
+    """``board(position, *, playable, pick)``: what its templates draw."""
     describe: Callable[[str, str, Position, Position], str]
     """``describe(kind, notation, before, after)``: an action in words (``8♣ to B7``)."""
     standing: Callable[[Position], str]
@@ -50,7 +50,7 @@ class GameKind:
     quick_line: Callable[[Position], tuple[str, ...] | None] = lambda position: None
     """A winning line found within a small search, for the demo games (or None)."""
     uses_auto_moves: bool = False
-    """Safe cards go home by themselves unless the player turned that off."""
+    """Cards go home by themselves as the player's "auto home" setting says."""
     board_cells: Callable[[Any], Sequence[Any]] | None = None
     """The board's cells in a fixed order, each drawn by ``cell_template`` with the id
     ``c-<name>``: a move's answer then sends only the cells it changed. None: the whole

@@ -18,13 +18,13 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     false,
-    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
 from app.games import GAMES
+from app.rules.protocol import AUTO_HOME_MODES
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -65,6 +65,20 @@ def _one_of(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({quoted})"
 
 
+Deck = Literal["two", "four"]
+"""Suit colours: red and black, or four (spades black, hearts red, diamonds blue, clubs
+green)."""
+DECKS: Final[tuple[Deck, ...]] = ("two", "four")
+CardSize = Literal["normal", "large"]
+CARD_SIZES: Final[tuple[CardSize, ...]] = ("normal", "large")
+Hand = Literal["right", "left"]
+"""Which hand plays: a left hand has FreeCell's foundations on the left, free cells right."""
+HANDS: Final[tuple[Hand, ...]] = ("right", "left")
+Motion = Literal["on", "reduced"]
+"""Motion on, or reduced whatever the system asks."""
+MOTIONS: Final[tuple[Motion, ...]] = ("on", "reduced")
+
+
 STATS_COLUMNS = ("status", "play_ms", "moves_count", "score", "cards_left", "id")
 """The columns statistics read besides the keys: kept in their indexes."""
 
@@ -77,11 +91,24 @@ class PlayerRecord(Base):
     """An anonymous player, known by a signed cookie holding ``id``."""
 
     __tablename__ = "players"
+    __table_args__ = (
+        # ck_players_deck, …: each setting one of its words (a migration widens them).
+        CheckConstraint(_one_of("deck", DECKS), name="deck"),
+        CheckConstraint(_one_of("card_size", CARD_SIZES), name="card_size"),
+        CheckConstraint(_one_of("hand", HANDS), name="hand"),
+        CheckConstraint(_one_of("auto_home", AUTO_HOME_MODES), name="auto_home"),
+        CheckConstraint(_one_of("motion", MOTIONS), name="motion"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    auto_moves: Mapped[bool] = mapped_column(Boolean, server_default=true())
-    """Send safe cards home automatically (games that make automatic moves)."""
+    # The player's own table (/settings); the defaults are the site's look.
+    deck: Mapped[str] = mapped_column(String(8), server_default="two")
+    card_size: Mapped[str] = mapped_column(String(8), server_default="normal")
+    hand: Mapped[str] = mapped_column(String(8), server_default="right")
+    auto_home: Mapped[str] = mapped_column(String(8), server_default="safe")
+    """Which cards go home by themselves (games that make automatic moves)."""
+    motion: Mapped[str] = mapped_column(String(8), server_default="on")
 
 
 class GameRecord(Base):

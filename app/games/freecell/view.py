@@ -187,7 +187,6 @@ class FreeCellBoard:
     selection_label: str
     has_moves: bool
     can_go_home: bool
-    auto_moves: bool
 
 
 def places(board: FreeCellBoard) -> tuple[FreeCellPlace, ...]:
@@ -223,9 +222,7 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         return None
 
 
-def board(
-    position: Position, *, playable: bool = True, pick: str | None = None, auto_moves: bool = True
-) -> FreeCellBoard:
+def board(position: Position, *, playable: bool = True, pick: str | None = None) -> FreeCellBoard:
     """The table as the player sees it; ``playable`` False draws it for looking only."""
     assert isinstance(position, FreeCellPosition)
     selection = parse_selection(position, pick) if playable else None
@@ -279,7 +276,6 @@ def board(
         selection_label=_describe(position, selection),
         has_moves=position.has_moves(),
         can_go_home=playable and position.any_home_move() is not None,
-        auto_moves=auto_moves,
     )
 
 

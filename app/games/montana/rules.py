@@ -44,6 +44,7 @@ from app.rules.deals import MAX_SEED, microsoft_deal, microsoft_shuffle
 from app.rules.protocol import (
     Action,
     ActionKind,
+    AutoHome,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -356,8 +357,8 @@ class MontanaPosition:
             tuple(cells), self.deal, self.redeals_left - 1, self.redeals_done + 1
         )
 
-    def automatic_move(self) -> None:
-        """Montana never moves a card by itself."""
+    def automatic_move(self, mode: AutoHome = "safe") -> None:
+        """Montana never moves a card by itself, whatever the ``mode``."""
         return None
 
     # -- the end -------------------------------------------------------------------------

@@ -142,11 +142,8 @@ def picked_gap(position: MontanaPosition, pick: str | None) -> int | None:
     return cell
 
 
-def board(
-    position: Position, *, playable: bool = True, pick: str | None = None, auto_moves: bool = True
-) -> MontanaBoard:
-    """The board as the player sees it; ``playable`` False draws it for looking only
-    (Montana makes no automatic moves: ``auto_moves`` is not used).
+def board(position: Position, *, playable: bool = True, pick: str | None = None) -> MontanaBoard:
+    """The board as the player sees it; ``playable`` False draws it for looking only.
 
     A board is plain facts, no words, so the same position always makes the same board:
     the last boards made are kept. A move's answer compares the board before it (made by
