@@ -48,13 +48,17 @@ def below_the_fold(page: Page, selector: str) -> list[str]:
     return result
 
 
+@pytest.mark.parametrize("cards", ["normal", "large"])
 @pytest.mark.parametrize("kind", ["freecell", "montana"])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
-    page: Page, kind: str, size: ViewportSize, artifacts: Path
+    page: Page, kind: str, size: ViewportSize, cards: str, artifacts: Path
 ) -> None:
     page.set_viewport_size(size)
+    if cards != "normal":  # the player's card size (/settings), kept before the game starts
+        page.request.post("/settings", form={"card_size": cards, "next": "/"})
     ui = start(page, kind)
+    expect(page.locator("html")).to_have_class(re.compile(r"\bcards-large\b" if cards == "large" else r"^(?!.*cards-large)"))
     board = page.locator("#board")
     before = board.bounding_box()
     with ui.swap(new_version=False):
@@ -75,7 +79,8 @@ def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
     give_up.locator("summary").click()
     assert page.locator("#more .confirm button").is_visible()
     assert below_the_fold(page, "#more .confirm button") == [], "a confirmation opens off screen"
-    page.screenshot(path=artifacts / f"play-{kind}-{size['width']}x{size['height']}.png")
+    name = f"play-{kind}-{size['width']}x{size['height']}{'-large' if cards == 'large' else ''}"
+    page.screenshot(path=artifacts / f"{name}.png")
 
 
 def contrast(a: str, b: str) -> float:

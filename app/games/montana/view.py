@@ -58,9 +58,11 @@ class MontanaCell(NamedTuple):
 
     @property
     def classes(self) -> str:
-        """``movable black``: its state, and a card's colour or ``gap`` (the style finds a
-        cell by its ``data-cell``)."""
-        return f"{self.state} {self.card.colour}" if self.card else f"{self.state} gap"
+        """``movable black s-S``: its state, and a card's colour and suit (a four-colour
+        deck colours by suit) or ``gap`` (the style finds a cell by its ``data-cell``)."""
+        if self.card is None:
+            return f"{self.state} gap"
+        return f"{self.state} {self.card.colour} s-{self.card.suit}"
 
     @property
     def face(self) -> str:
