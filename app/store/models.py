@@ -72,7 +72,7 @@ DECKS: Final[tuple[Deck, ...]] = ("two", "four")
 CardSize = Literal["normal", "large"]
 CARD_SIZES: Final[tuple[CardSize, ...]] = ("normal", "large")
 Hand = Literal["right", "left"]
-"""Which hand plays: a left hand has FreeCell's foundations on the left, free cells right."""
+"""Which hand plays: a left hand has the foundations on the left, the free cells right."""
 HANDS: Final[tuple[Hand, ...]] = ("right", "left")
 Motion = Literal["on", "reduced"]
 """Motion on, or reduced whatever the system asks."""

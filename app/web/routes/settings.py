@@ -106,8 +106,8 @@ def fields() -> tuple[Field, ...]:
                     "left",
                     _("Left-handed"),
                     _(
-                        "FreeCell's foundations on the left and free cells on the right;"
-                        " on a phone the controls keep to the left."
+                        "Foundations on the left and free cells on the right; on a phone"
+                        " the controls keep to the left."
                     ),
                 ),
             ),
