@@ -71,7 +71,7 @@ class Field:
 
 def fields() -> tuple[Field, ...]:
     """Every setting and its choices, in the reader's language (the one place that words
-    them: the page, the game's control and the refusals read them here)."""
+    them: the page draws them and a refusal names the setting from here)."""
     return (
         Field(
             "deck",
