@@ -30,7 +30,7 @@ router = APIRouter()
 PATH_MAX: Final = 512
 VALUE_MAX: Final = 16
 LEGACY_AUTO_MOVES: Final = {"on": "safe", "off": "off"}
-"""The old on/off "Auto home" field (a FreeCell page drawn before the three modes)."""
+"""The old on/off "Auto home" field (a game page drawn before the three modes)."""
 AUTO_HOME_TARGET: Final = "auto-home"
 """The id of the game page's "Auto home" control (``_auto_home.html``)."""
 
