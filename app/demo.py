@@ -115,7 +115,7 @@ def seed(
     skill = {player: rng.uniform(0.3, 0.9) for player in player_ids}
     joined = now - timedelta(days=DAYS)
     player_rows: list[dict[str, object]] = [
-        {"id": player, "created_at": joined, "auto_moves": True} for player in player_ids
+        {"id": player, "created_at": joined} for player in player_ids
     ]
     with db.write() as session:
         queries.bulk_insert(session, player_rows, [], [])

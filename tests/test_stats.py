@@ -21,7 +21,7 @@ def add_games(
     """One finished game per letter, a minute apart: W won, L lost, P still playing."""
     with db.write() as session:
         if session.get(PlayerRecord, player) is None:
-            session.add(PlayerRecord(id=player, created_at=T0, auto_moves=True))
+            session.add(PlayerRecord(id=player, created_at=T0))
             session.flush()
         for index, letter in enumerate(results):
             finished = T0 + timedelta(minutes=index)
@@ -85,7 +85,7 @@ def test_current_streak_is_zero_after_a_loss_and_unfinished_games_do_not_count(
 
 def test_ties_in_finish_time_are_ordered_by_id(db: Database) -> None:
     with db.write() as session:
-        session.add(PlayerRecord(id="t", created_at=T0, auto_moves=True))
+        session.add(PlayerRecord(id="t", created_at=T0))
         session.flush()
         for game_id, status in (("t-a", "won"), ("t-b", "lost"), ("t-c", "won")):
             session.add(

@@ -29,7 +29,6 @@ class BoardMaker(Protocol):
         *,
         playable: bool = True,
         pick: str | None = None,
-        auto_moves: bool = True,
     ) -> Board:
         """The table as the player sees it; ``playable`` False draws it for looking only;
         ``pick`` is the held selection in the game's own syntax (``?sel=``)."""
@@ -90,7 +89,7 @@ class GameKind:
     quick_line: Callable[[Position], tuple[str, ...] | None] = _no_line
     """A winning line found within a small search, for the demo games (or None)."""
     uses_auto_moves: bool = False
-    """Safe cards go home by themselves unless the player turned that off."""
+    """Cards go home by themselves as the player's "auto home" setting says."""
     keeps_unsure_hints: bool = True
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""

@@ -22,6 +22,10 @@ from typing import Literal, Protocol, Self, runtime_checkable
 
 ActionKind = Literal["move", "auto", "redeal", "undo", "resign"]
 Outcome = Literal["won", "lost"]
+AutoHome = Literal["off", "safe", "all"]
+"""Which cards a game sends home by itself after a move: none, the safe ones (the
+default), or every one that can go."""
+AUTO_HOME_MODES: tuple[AutoHome, ...] = ("off", "safe", "all")
 
 
 class RuleError(ValueError):
@@ -93,8 +97,8 @@ class Position(Protocol):
         """The position after ``action``; raises :class:`IllegalMoveError`."""
         ...
 
-    def automatic_move(self) -> Action | None:
-        """The next move the game makes by itself, if any (kind ``auto``)."""
+    def automatic_move(self, mode: AutoHome = "safe") -> Action | None:
+        """The next move the game makes by itself under ``mode``, if any (kind ``auto``)."""
         ...
 
     def is_won(self) -> bool: ...

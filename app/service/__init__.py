@@ -42,7 +42,16 @@ from app.service.model import (
     utcnow,
 )
 from app.service.play import Acted, act, apply, restart, start
-from app.service.players import auto_moves, ensure_player, player_exists, set_auto_moves
+from app.service.players import (
+    CHOICES,
+    DEFAULT_SETTINGS,
+    Settings,
+    UnknownSetting,
+    ensure_player,
+    player_exists,
+    save_settings,
+    settings,
+)
 from app.service.records import (
     PAGE_SIZE,
     STATUSES,
@@ -59,6 +68,8 @@ from app.service.verify import Mismatch, verify
 
 __all__ = [
     "ALL_HOME",
+    "CHOICES",
+    "DEFAULT_SETTINGS",
     "IDLE_CAP",
     "PAGE_SIZE",
     "STATUSES",
@@ -75,6 +86,7 @@ __all__ = [
     "Mismatch",
     "Play",
     "Resign",
+    "Settings",
     "Solution",
     "SolverBusy",
     "SolverPool",
@@ -82,10 +94,10 @@ __all__ = [
     "Table",
     "Undo",
     "UnknownGameKind",
+    "UnknownSetting",
     "act",
     "apply",
     "ask_hint",
-    "auto_moves",
     "commands",
     "ensure_player",
     "history",
@@ -95,7 +107,8 @@ __all__ = [
     "player_exists",
     "replay_steps",
     "restart",
-    "set_auto_moves",
+    "save_settings",
+    "settings",
     "solution",
     "solution_known",
     "start",

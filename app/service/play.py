@@ -16,6 +16,7 @@ from typing import Final, NoReturn
 from app.games import game_kind
 from app.rules.history import Entry, effective, entry, replay
 from app.rules.protocol import (
+    AutoHome,
     HasFoundations,
     IllegalMoveError,
     InvalidMoveError,
@@ -35,7 +36,7 @@ from app.service.model import (
     utcnow,
     view,
 )
-from app.service.players import wants_auto_moves
+from app.service.players import DEFAULT_SETTINGS, Settings, read_settings
 from app.store import Conflict, Database, Link, queries
 from app.store.ids import new_game_id
 from app.store.models import GameRecord
@@ -85,13 +86,13 @@ def restart(
 
 @dataclass(frozen=True, slots=True)
 class Acted:
-    """A command applied: the position it was made on, the game after it, and whether the
-    acting player has automatic moves on (read in the same transaction, so the answer's
-    page needs no second trip to the database)."""
+    """A command applied: the position it was made on, the game after it, and the acting
+    player's settings where the game makes automatic moves (read in the same transaction,
+    so the answer's page needs no second trip to the database; the defaults otherwise)."""
 
     before: Position
     game: Game
-    auto_moves: bool
+    settings: Settings
     move: str = ""
     """The action's own notation (the player's move, before any automatic ones)."""
     played: Position | None = None
@@ -110,7 +111,8 @@ def act(
     """Apply ``action`` (a command, or the text of one: a move in notation, ``undo``,
     ``resign``, ``all-home``) made on ``version``.
 
-    Automatic moves follow a move unless the acting player (``player_id``) turned them off.
+    Automatic moves follow a move as the acting player (``player_id``) wants them: none,
+    the safe cards (the default) or every card that can go home.
 
     Raises :class:`GameNotFound`, :class:`StaleVersion`, :class:`GameOver`, or the engine's
     ``InvalidMoveError`` / ``IllegalMoveError``; nothing is stored then.
@@ -212,9 +214,10 @@ def _store(
         return _count_hint(link, row, before)
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
-    wanted = wants_auto_moves(link, player_id) if game_kind(row.kind).uses_auto_moves else True
+    uses = game_kind(row.kind).uses_auto_moves
+    wanted = read_settings(link, player_id) if uses else DEFAULT_SETTINGS
     try:
-        change = _change(link, row, before, command, wanted)
+        change = _change(link, row, before, command, wanted.auto_home)
     except RuleError as error:
         error.game = view(row, before)  # the page that says why shows the game as it is
         raise
@@ -249,7 +252,7 @@ def _count_hint(link: Link, row: AnyRow, position: Position) -> Acted:
     values: dict[str, object] = {"hints_used": row.hints_used + 1}
     if not queries.claim_version(link, row.id, row.version, values):
         raise StaleVersion(view(row, position))
-    return Acted(position, view(row, position, values), True)
+    return Acted(position, view(row, position, values), DEFAULT_SETTINGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -265,7 +268,9 @@ class _Change:
     played: Position | None = None
 
 
-def _change(link: Link, row: AnyRow, position: Position, command: Command, auto: bool) -> _Change:
+def _change(
+    link: Link, row: AnyRow, position: Position, command: Command, auto: AutoHome
+) -> _Change:
     if row.status == "won":
         raise GameOver("this game is won: start a new one", "game.won")
     if row.resigned:
@@ -291,17 +296,18 @@ def _change(link: Link, row: AnyRow, position: Position, command: Command, auto:
     return _Change(entries, position, moves, pushed, pushes=pushed is not None, played=played)
 
 
-def _play(position: Position, text: str, auto: bool) -> tuple[list[Entry], Position, Position]:
-    """The move, then the automatic moves after it (when the player wants them): the
-    history rows, the position right after the move, and the one after them all."""
+def _play(position: Position, text: str, auto: AutoHome) -> tuple[list[Entry], Position, Position]:
+    """The move, then the automatic moves after it (as many as the player's ``auto`` mode
+    sends): the history rows, the position right after the move, and the one after them
+    all."""
     move = position.parse_action(text)
     position = played = position.play(move)
     entries: list[Entry] = [(move.kind, move.notation)]
-    automatic = position.automatic_move() if auto else None
+    automatic = position.automatic_move(auto)
     while automatic is not None and len(entries) <= MAX_AUTO_MOVES:
         position = position.play(automatic)
         entries.append(("auto", automatic.notation))
-        automatic = position.automatic_move()
+        automatic = position.automatic_move(auto)
     return entries, played, position
 
 

@@ -1,13 +1,72 @@
-"""Players: made on their first game, known by a cookie, with one setting of their own."""
+"""Players: made on their first game or setting, known by a cookie, with a table of their own.
+
+A player's settings (:class:`Settings`) are kept with the player on the server, so they are
+the same on every device the player's cookie goes to (the transfer link moves it).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any, Final
 
+from app.rules.protocol import AUTO_HOME_MODES, AutoHome
 from app.service.model import utcnow
 from app.store import Database, Link, queries
 from app.store.ids import new_player_id
-from app.store.models import PlayerRecord
+from app.store.models import (
+    CARD_SIZES,
+    DECKS,
+    HANDS,
+    MOTIONS,
+    CardSize,
+    Deck,
+    Hand,
+    Motion,
+    PlayerRecord,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """A player's own table; the defaults are the site's look for a new visitor."""
+
+    deck: Deck = "two"
+    card_size: CardSize = "normal"
+    hand: Hand = "right"
+    auto_home: AutoHome = "safe"
+    motion: Motion = "on"
+
+    @property
+    def classes(self) -> str:
+        """The classes of the page's ``<html>`` that draw these settings (the stylesheets
+        hook onto them): ``'deck-4 cards-large'``; empty for the defaults."""
+        return " ".join(name for name, on in self.switches() if on)
+
+    def switches(self) -> tuple[tuple[str, bool], ...]:
+        """Every class the settings draw with, and whether it is on."""
+        return (
+            ("deck-4", self.deck == "four"),
+            ("cards-large", self.card_size == "large"),
+            ("hand-left", self.hand == "left"),
+            ("motion-reduced", self.motion == "reduced"),
+        )
+
+
+DEFAULT_SETTINGS: Final = Settings()
+CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
+    "deck": DECKS,
+    "card_size": CARD_SIZES,
+    "hand": HANDS,
+    "auto_home": AUTO_HOME_MODES,
+    "motion": MOTIONS,
+}
+"""Each setting and the words it may take, the first being its default."""
+
+
+class UnknownSetting(ValueError):
+    """A setting that is not one, or a value it cannot take."""
 
 
 def ensure_player(*, db: Database, player_id: str | None, now: datetime | None = None) -> str:
@@ -16,7 +75,7 @@ def ensure_player(*, db: Database, player_id: str | None, now: datetime | None =
         if player_id and queries.player(session, player_id) is not None:
             return player_id
         new_id = new_player_id()
-        session.add(PlayerRecord(id=new_id, created_at=now or utcnow(), auto_moves=True))
+        session.add(PlayerRecord(id=new_id, created_at=now or utcnow()))
         return new_id
 
 
@@ -25,19 +84,48 @@ def player_exists(*, db: Database, player_id: str) -> bool:
         return queries.player(session, player_id) is not None
 
 
-def auto_moves(*, db: Database, player_id: str | None) -> bool:
-    """Whether safe cards go home by themselves for this player (on unless turned off)."""
+def settings(*, db: Database, player_id: str | None) -> Settings:
+    """The player's settings (the defaults for no player, or one not known)."""
+    if not player_id:
+        return DEFAULT_SETTINGS
     with db.look() as link:
-        return wants_auto_moves(link, player_id)
+        return read_settings(link, player_id)
 
 
-def set_auto_moves(*, db: Database, player_id: str, on: bool) -> None:
+def read_settings(link: Link, player_id: str | None) -> Settings:
+    row = queries.settings(link, player_id) if player_id else None
+    if row is None:
+        return DEFAULT_SETTINGS
+    # The database checks each word (ck_players_deck, …): a row holds only known ones.
+    return Settings(**{name: getattr(row, name) for name in CHOICES})
+
+
+def checked(changes: Mapping[str, str]) -> dict[str, str]:
+    """``changes`` when every one names a setting and a word it may take; else raise
+    :class:`UnknownSetting` naming the first that does not."""
+    if not changes:
+        raise UnknownSetting("no setting to save")
+    for name, value in changes.items():
+        if value not in CHOICES.get(name, ()):
+            raise UnknownSetting(f"{name!r} cannot be {value!r}")
+    return dict(changes)
+
+
+def save_settings(
+    *, db: Database, player_id: str | None, changes: Mapping[str, str], now: datetime | None = None
+) -> tuple[str, Settings]:
+    """Keep ``changes`` (settings by name) for the player, made now if there is none yet:
+    the player's id and settings after. Nothing changes when one of them is unknown."""
+    wanted = checked(changes)
     with db.write() as session:
-        player = queries.player(session, player_id)
-        if player is not None:
-            player.auto_moves = on
-
-
-def wants_auto_moves(link: Link, player_id: str | None) -> bool:
-    setting = queries.auto_moves(link, player_id) if player_id else None
-    return True if setting is None else setting
+        player = queries.player(session, player_id) if player_id else None
+        if player is None:
+            player = PlayerRecord(id=new_player_id(), created_at=now or utcnow(), **wanted)
+            session.add(player)
+            before = DEFAULT_SETTINGS
+        else:
+            before = Settings(**{name: getattr(player, name) for name in CHOICES})
+            for name, value in wanted.items():
+                setattr(player, name, value)
+        values: dict[str, Any] = wanted  # each word checked above
+        return player.id, replace(before, **values)

@@ -7,18 +7,19 @@ from dataclasses import dataclass
 from app.rules.protocol import Answer
 from app.service.help import known_answer
 from app.service.model import Game
-from app.service.players import auto_moves as wants_auto_moves
+from app.service.players import Settings
+from app.service.players import settings as player_settings
 from app.service.solvers import SolverPool
 from app.store import Database
 
 
 @dataclass(frozen=True, slots=True)
 class Table:
-    """A game with what its page needs besides: the player's automatic-moves setting (for
-    a game that makes them) and a sure verdict already found for its position."""
+    """A game with what its page needs besides: the player's settings (their table's look
+    and automatic moves) and a sure verdict already found for its position."""
 
     game: Game
-    auto_moves: bool
+    settings: Settings
     known: Answer | None
 
 
@@ -28,14 +29,12 @@ def table(
     solvers: SolverPool,
     game: Game,
     player_id: str | None,
-    auto_moves: bool | None = None,
+    settings: Settings | None = None,
 ) -> Table:
-    """The page's view of ``game``; ``auto_moves`` when already read (a move's answer)."""
-    if auto_moves is None:
-        # Only a game that makes automatic moves asks for the player's setting.
-        uses = game.game.uses_auto_moves
-        auto_moves = wants_auto_moves(db=db, player_id=player_id) if uses else True
+    """The page's view of ``game``; ``settings`` when already read (a move's answer)."""
+    if settings is None:
+        settings = player_settings(db=db, player_id=player_id)
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
-    return Table(game, auto_moves, known)
+    return Table(game, settings, known)

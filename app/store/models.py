@@ -20,11 +20,12 @@ from sqlalchemy import (
     UniqueConstraint,
     false,
     text,
-    true,
 )
 from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
+
+from app.rules.protocol import AUTO_HOME_MODES
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -65,6 +66,20 @@ def _one_of(column: str, values: tuple[str, ...]) -> str:
     return f"{column} IN ({quoted})"
 
 
+Deck = Literal["two", "four"]
+"""Suit colours: red and black, or four (spades black, hearts red, diamonds blue, clubs
+green)."""
+DECKS: Final[tuple[Deck, ...]] = ("two", "four")
+CardSize = Literal["normal", "large"]
+CARD_SIZES: Final[tuple[CardSize, ...]] = ("normal", "large")
+Hand = Literal["right", "left"]
+"""Which hand plays: a left hand has the foundations on the left, the free cells right."""
+HANDS: Final[tuple[Hand, ...]] = ("right", "left")
+Motion = Literal["on", "reduced"]
+"""Motion on, or reduced whatever the system asks."""
+MOTIONS: Final[tuple[Motion, ...]] = ("on", "reduced")
+
+
 STATS_COLUMNS = ("status", "play_ms", "moves_count", "score", "cards_left", "id")
 """The columns statistics read besides the keys: kept in their indexes."""
 
@@ -82,12 +97,25 @@ class PlayerRecord(Base):
     """An anonymous player, known by a signed cookie holding ``id``."""
 
     __tablename__ = "players"
-    __table_args__ = (Index("ix_players_name_key", "name_key", unique=True),)
+    __table_args__ = (
+        Index("ix_players_name_key", "name_key", unique=True),
+        # ck_players_deck, …: each setting one of its words (a migration widens them).
+        CheckConstraint(_one_of("deck", DECKS), name="deck"),
+        CheckConstraint(_one_of("card_size", CARD_SIZES), name="card_size"),
+        CheckConstraint(_one_of("hand", HANDS), name="hand"),
+        CheckConstraint(_one_of("auto_home", AUTO_HOME_MODES), name="auto_home"),
+        CheckConstraint(_one_of("motion", MOTIONS), name="motion"),
+    )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    auto_moves: Mapped[bool] = mapped_column(Boolean, server_default=true())
-    """Send safe cards home automatically (games that make automatic moves)."""
+    # The player's own table (/settings); the defaults are the site's look.
+    deck: Mapped[str] = mapped_column(String(8), server_default="two")
+    card_size: Mapped[str] = mapped_column(String(8), server_default="normal")
+    hand: Mapped[str] = mapped_column(String(8), server_default="right")
+    auto_home: Mapped[str] = mapped_column(String(8), server_default="safe")
+    """Which cards go home by themselves (games that make automatic moves)."""
+    motion: Mapped[str] = mapped_column(String(8), server_default="on")
     name: Mapped[str | None] = mapped_column(String(24))
     """The display name records show (None: "anonymous"), as the player wrote it."""
     name_key: Mapped[str | None] = mapped_column(String(96))

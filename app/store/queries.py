@@ -23,7 +23,11 @@ AnyRow: TypeAlias = Any
 # map, loading or change tracking (the ORM was 38 % of a move's server time) and none of
 # SQLAlchemy's execution machinery. Rows read the same as records: ``row.version``.
 GAME_ROW = select(GAMES).where(GAMES.c.id == bindparam("game_id"))
-AUTO_MOVES = select(PLAYERS.c.auto_moves).where(PLAYERS.c.id == bindparam("player_id"))
+SETTINGS_COLUMNS = ("deck", "card_size", "hand", "auto_home", "motion")
+"""A player's own table (:class:`~app.store.models.PlayerRecord`), read in one go."""
+SETTINGS = select(*(PLAYERS.c[name] for name in SETTINGS_COLUMNS)).where(
+    PLAYERS.c.id == bindparam("player_id")
+)
 UNDO_SNAPSHOT = select(MOVES.c.before, MOVES.c.below).where(
     MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply == bindparam("ply")
 )
@@ -48,10 +52,10 @@ def game_row(link: Link, game_id: str) -> AnyRow | None:
     return link.one(GAME_ROW, {"game_id": game_id})
 
 
-def auto_moves(link: Link, player_id: str) -> bool | None:
-    """The player's "auto home" setting; ``None`` when there is no such player."""
-    row = link.one(AUTO_MOVES, {"player_id": player_id})
-    return None if row is None else bool(row.auto_moves)
+def settings(link: Link, player_id: str) -> AnyRow | None:
+    """The player's settings (:data:`SETTINGS_COLUMNS`); ``None`` when there is no such
+    player."""
+    return link.one(SETTINGS, {"player_id": player_id})
 
 
 def undo_snapshot(link: Link, game_id: str, ply: int) -> AnyRow | None:

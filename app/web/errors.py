@@ -182,7 +182,9 @@ async def _posted_action(request: Request) -> str:
 def render_error(request: Request, status: int, title: str, message: object) -> Response:
     """An error page, or for htmx the ``#game`` fragment saying the same."""
     template = "_error.html" if is_htmx(request) else "error.html"
-    return render(request, template, status, title=title, message=message)
+    # The site's own look: an error page asks nothing more of the database.
+    settings = service.DEFAULT_SETTINGS
+    return render(request, template, status, title=title, message=message, settings=settings)
 
 
 def words(error: Exception) -> str:

@@ -3,10 +3,12 @@ header it makes every response carry is set with the others in :mod:`app.web.sec
 
 from __future__ import annotations
 
+import json
 from typing import Final
 
 from starlette.datastructures import Headers
 from starlette.requests import Request
+from starlette.responses import Response
 
 FRAGMENT: Final = "solitaire.fragment"
 """Where a request keeps whether it wants a fragment (the route and the page both ask)."""
@@ -28,3 +30,14 @@ def wants_fragment(headers: Headers) -> bool:
 
 def is_history_restore(request: Request) -> bool:
     return request.headers.get("HX-History-Restore-Request") == "true"
+
+
+def target(request: Request) -> str:
+    """The id of the element htmx swaps the answer into (``HX-Target``), or ``''``."""
+    return request.headers.get("hx-target", "") if is_htmx(request) else ""
+
+
+def trigger(response: Response, event: str, detail: object) -> None:
+    """Have htmx fire ``event`` (with ``detail``) on the element that asked, as the answer
+    arrives (``HX-Trigger``): what the page's script does beyond the swap."""
+    response.headers["HX-Trigger"] = json.dumps({event: detail}, separators=(",", ":"))

@@ -24,6 +24,12 @@ from app.words import sentence
 
 
 def render(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
+    """``template`` with ``context``; a whole page (not a ``_fragment``) also gets the
+    player's ``settings``, which its ``<html>`` draws, unless the caller has them."""
+    if "settings" not in context:
+        page = not template.rpartition("/")[2].startswith("_")
+        player = current_player(request) if page else None
+        context["settings"] = service.settings(db=request.app.state.db, player_id=player)
     templates = request.app.state.templates
     response: HTMLResponse = templates.TemplateResponse(
         request, template, context, status_code=status_code
@@ -31,14 +37,14 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
     return response
 
 
-def table_for(request: Request, game: Game, auto_moves: bool | None = None) -> Table:
+def table_for(request: Request, game: Game, settings: service.Settings | None = None) -> Table:
     """What ``game``'s page shows for this request's player (read before rendering)."""
     return service.table(
         db=request.app.state.db,
         solvers=solvers(request),
         game=game,
         player_id=current_player(request),
-        auto_moves=auto_moves,
+        settings=settings,
     )
 
 
@@ -65,9 +71,7 @@ def render_game(
     game = table.game
     fragment = is_htmx(request)
     template = "_game.html" if fragment else "game.html"
-    board = game.game.board(
-        game.position, playable=not game.is_over, pick=pick, auto_moves=table.auto_moves
-    )
+    board = game.game.board(game.position, playable=not game.is_over, pick=pick)
     if message is None and said is None and not pick and table.known is not None:
         message = verdict_words(game, table.known)
     hinted = game.game.hinted_places(game.position, hint) if hint and not game.is_over else None
@@ -90,6 +94,7 @@ def render_game(
         fragment=fragment,
         shown=i18n.current() if plain else "",
         changed=changed,
+        settings=table.settings,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),
@@ -109,7 +114,7 @@ def changed_cells(game: Game, table: Table, board: Any, shown: Position) -> list
     position before the action, as the player's page draws it), or None when most do."""
     cells_of = game.game.board_cells
     assert cells_of is not None
-    before = game.game.board(shown, playable=True, pick=None, auto_moves=table.auto_moves)
+    before = game.game.board(shown, playable=True, pick=None)
     now, was = cells_of(board), cells_of(before)
     if len(now) != len(was):
         return None

@@ -179,6 +179,15 @@
     }
   });
 
+  // A setting saved (POST /settings answers with HX-Trigger): the server names the classes
+  // of <html> that are on and off, and the stylesheets draw the rest, without a reload.
+  document.addEventListener("solitaire:settings", (event) => {
+    const detail = event.detail || {};
+    const html = document.documentElement;
+    (detail.off || []).forEach((name) => html.classList.remove(name));
+    (detail.on || []).forEach((name) => html.classList.add(name));
+  });
+
   // An answer htmx does not swap (a refused request, a lost connection): say so.
   function tell(text) {
     const area = $("#game .message-area");

@@ -70,6 +70,13 @@ def engine(*moves: str, auto: bool = True) -> freecell.FreeCellPosition:
 # -- driving FreeCell through the page ---------------------------------------------------------
 
 
+AUTO_HOME_LABELS: Final = {
+    "off": "Auto home: off",
+    "safe": "Auto home: safe cards",
+    "all": "Auto home: every card",
+}
+
+
 @dataclass
 class FreeCellUI(GameUI):
     """A FreeCell game page, driven as a player would."""
@@ -190,15 +197,17 @@ class FreeCellUI(GameUI):
         mouse.move(*end, steps=steps)
         mouse.up()
 
-    def set_auto_home(self, on: bool) -> None:
-        """Flip the "Auto home" toggle (a plain form: the page reloads)."""
-        current = "off" if on else "on"
-        button = self.page.get_by_role("button", name=f"Auto home: {current}")
-        with self.page.expect_navigation():
+    def set_auto_home(self, mode: str) -> None:
+        """Press the "Auto home" control (htmx swaps it alone, the page stays) until it
+        says ``mode``: ``off``, ``safe`` or ``all``."""
+        button = self.page.locator("#auto-home-button")
+        for _ in range(len(AUTO_HOME_LABELS)):
+            if button.inner_text().strip() == AUTO_HOME_LABELS[mode]:
+                return
+            settled = self.settled()
             button.click()
-        expect(
-            self.page.get_by_role("button", name="Auto home: " + ("on" if on else "off"))
-        ).to_be_visible()
+            self.page.wait_for_function("n => window.__htmxSettled > n", arg=settled)
+        expect(button).to_have_text(AUTO_HOME_LABELS[mode])
 
 
 def _grip(card: Locator) -> tuple[float, float]:
@@ -482,10 +491,8 @@ def test_drag_and_drop_by_touch(touch_context: BrowserContext) -> None:
 def test_double_click_and_right_click(fc: FreeCellUI) -> None:
     page = fc.page
     fc.start(1)
-    fc.set_auto_home(False)
-    expect(page.get_by_role("button", name="Auto home: off")).to_have_attribute(
-        "aria-pressed", "false"
-    )
+    fc.set_auto_home("off")
+    expect(page.get_by_role("button", name="Auto home: off")).to_be_visible()
     page.evaluate("window.__marker = 6")
 
     fc.double_click(fc.exposed("6"))  # 3♦ cannot go home: the first empty free cell
@@ -538,7 +545,7 @@ def test_double_click_and_right_click(fc: FreeCellUI) -> None:
 
 def test_right_click_the_table_sends_every_card_home(fc: FreeCellUI) -> None:
     fc.start(1)
-    fc.set_auto_home(False)
+    fc.set_auto_home("off")
     fc.double_click(fc.exposed("6"))  # 6a
     fc.double_click(fc.exposed("6"))  # 6b
     box = fc.column("8").bounding_box()
@@ -614,7 +621,7 @@ def test_keyboard_only(fc: FreeCellUI) -> None:
 def test_keyboard_home_and_all_home(fc: FreeCellUI) -> None:
     page = fc.page
     fc.start(1)
-    fc.set_auto_home(False)
+    fc.set_auto_home("off")
     for key in "6a6b":
         fc.press(key, new_version=key in "ab")
     assert fc.history() == ["6a", "6b"]

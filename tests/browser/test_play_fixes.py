@@ -33,6 +33,10 @@ VARIANTS: Final = [
     (kind, variant) for kind, game in KINDS.items() for variant in game.rules.variants
 ]
 """Every game and variant the registry lists: the shared checks run on each."""
+FITS: Final = [(kind, variant, "normal") for kind, variant in VARIANTS] + [
+    (kind, game.rules.default_variant, "large") for kind, game in KINDS.items()
+]
+"""Every variant at the normal card size, and each game's usual one with large cards."""
 
 
 def start(page: Page, kind: str, variant: str = "") -> FreeCellUI | MontanaUI:
@@ -57,13 +61,20 @@ def below_the_fold(page: Page, selector: str) -> list[str]:
     return result
 
 
-@pytest.mark.parametrize(("kind", "variant"), VARIANTS)
+@pytest.mark.parametrize(("kind", "variant", "cards"), FITS)
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
 def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
-    page: Page, kind: str, variant: str, size: ViewportSize, artifacts: Path
+    page: Page, kind: str, variant: str, cards: str, size: ViewportSize, artifacts: Path
 ) -> None:
     page.set_viewport_size(size)
+    if cards != "normal":  # the player's card size (/settings), kept before the game starts
+        page.request.post("/settings", form={"card_size": cards, "next": "/"})
     ui = start(page, kind, variant)
+    large = re.compile(r"\bcards-large\b")
+    if cards == "large":
+        expect(page.locator("html")).to_have_class(large)
+    else:
+        expect(page.locator("html")).not_to_have_class(large)
     board = page.locator("#board")
     before = board.bounding_box()
     with ui.swap(new_version=False):
@@ -84,7 +95,8 @@ def test_every_control_and_message_fits_and_messages_do_not_move_the_board(
     give_up.locator("summary").click()
     assert page.locator("#more .confirm button").is_visible()
     assert below_the_fold(page, "#more .confirm button") == [], "a confirmation opens off screen"
-    page.screenshot(path=artifacts / f"play-{kind}-{variant}-{size['width']}x{size['height']}.png")
+    name = f"play-{kind}-{variant}-{size['width']}x{size['height']}"
+    page.screenshot(path=artifacts / f"{name}{'-large' if cards == 'large' else ''}.png")
 
 
 def contrast(a: str, b: str) -> float:

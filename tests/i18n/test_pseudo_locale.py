@@ -250,6 +250,26 @@ def _version_in(html: str) -> int:
     return int(match.group(1))
 
 
+def test_the_settings_page_and_its_answers(pseudo: TestClient) -> None:
+    _check(pseudo, "/settings")
+    _check(pseudo, "/settings?back=/games&saved=1")
+    game = start(pseudo, "freecell", "1")
+    saved = pseudo.post("/settings", data={"deck": "four", "next": "/settings"}, headers=HX)
+    _assert_marked(saved)
+    control = pseudo.post(
+        "/settings",
+        data={"auto_home": "all", "next": f"/games/{game}"},
+        headers={**HX, "HX-Target": "auto-home"},
+    )
+    _assert_marked(control)
+    _check(pseudo, f"/games/{game}")
+    _check(pseudo, "/settings")  # every setting changed from its default
+    for bad in ({"deck": "nine"}, {"next": "/"}):
+        refused = pseudo.post("/settings", data=bad)
+        assert refused.status_code == 422
+        _assert_marked(refused)
+
+
 def test_rules_and_transfer_pages(pseudo: TestClient) -> None:
     for url in ("/rules", "/rules/montana", "/rules/freecell"):
         _check(pseudo, url)

@@ -549,6 +549,30 @@ def test_a_three_waits_for_the_other_colours_twos() -> None:
     assert position.play(FreeCellMove("2", "h")).automatic_move() is None
 
 
+def test_auto_home_modes() -> None:
+    """``safe`` waits for the other colour, ``all`` sends every card that can go, ``off`` none."""
+    position = parse(THREES)
+    assert position.automatic_move("off") is None
+    assert position.automatic_move("safe") == position.automatic_move() == FreeCellMove("2", "h")
+    assert position.automatic_move("all") == FreeCellMove("1", "h")  # 3H: lowest, column 1 first
+    played = []
+    while (move := position.automatic_move("all")) is not None:
+        played.append(move.notation)
+        position = position.play(move)
+    assert played[:3] == ["1h", "2h", "6h"]  # the threes, then up and up
+    # Spades wait for 2S, covered in column 3: nothing else stops the sweep.
+    assert position.foundations == (13, 13, 13, 1)
+    assert position.automatic_move("all") is None
+
+
+def test_all_mode_is_any_home_move_and_never_less_than_safe() -> None:
+    for text in (THREES, ACE_AND_TWO, after(DEAL_1, "6a", "6b")):
+        position = parse(text)
+        assert position.automatic_move("all") == position.any_home_move()
+        if position.automatic_move("safe") is not None:
+            assert position.automatic_move("all") is not None
+
+
 def test_aces_and_twos_are_always_safe() -> None:
     position = parse(ACE_AND_TWO)
     played = []

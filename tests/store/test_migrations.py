@@ -240,3 +240,42 @@ def _only_player(url: str) -> str:
             return str(connection.scalar(text("SELECT id FROM players")))
     finally:
         engine.dispose()
+
+
+def test_the_auto_home_switch_becomes_its_mode_and_back(database_url: str) -> None:
+    """0006 to 0011, on either database: "auto home" on is ``safe``, off is ``off``, every
+    other setting starts at today's look and the database checks each word; and down
+    again, the modes that are not off are on."""
+    from app import service
+    from app.store import Database
+
+    command.downgrade(alembic_config(database_url), "0006")
+    engine = create_engine(database_url)
+    now = "2026-12-01 12:00:00+00:00"
+    with engine.begin() as connection:
+        for player, on in (("on", True), ("off", False)):
+            connection.execute(
+                text("INSERT INTO players (id, created_at, auto_moves) VALUES (:id, :now, :on)"),
+                {"id": player, "now": now, "on": on},
+            )
+    engine.dispose()
+
+    upgrade(database_url)
+    assert {"ck_players_deck", "ck_players_auto_home"} <= _checks(database_url, "players").keys()
+    db = Database(database_url)
+    try:
+        assert service.settings(db=db, player_id="on") == service.Settings(auto_home="safe")
+        assert service.settings(db=db, player_id="off") == service.Settings(auto_home="off")
+        service.save_settings(db=db, player_id="on", changes={"auto_home": "all"})
+        with pytest.raises(IntegrityError, match="ck_players_deck"), db.engine.begin() as c:
+            c.execute(text("UPDATE players SET deck = 'nine' WHERE id = 'on'"))
+    finally:
+        db.dispose()
+
+    command.downgrade(alembic_config(database_url), "0006")
+    engine = create_engine(database_url)
+    with engine.begin() as connection:
+        rows = connection.execute(text("SELECT id, auto_moves FROM players ORDER BY id"))
+        assert [(row.id, bool(row.auto_moves)) for row in rows] == [("off", False), ("on", True)]
+    engine.dispose()
+    upgrade(database_url)

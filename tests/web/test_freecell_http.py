@@ -102,8 +102,8 @@ def test_automatic_moves_follow_and_one_undo_takes_them_back(client: TestClient)
 def test_auto_home_can_be_switched_off_per_player(client: TestClient) -> None:
     game_id = start(client)
     page = client.get(f"/games/{game_id}").text
-    assert "Auto home: on" in page
-    response = client.post("/settings", data={"auto_moves": "off", "next": f"/games/{game_id}"})
+    assert "Auto home: safe cards" in page
+    response = client.post("/settings", data={"auto_home": "off", "next": f"/games/{game_id}"})
     assert response.status_code == 303
     assert response.headers["location"] == f"/games/{game_id}"
     assert "Auto home: off" in client.get(f"/games/{game_id}").text
@@ -121,8 +121,37 @@ def test_auto_home_can_be_switched_off_per_player(client: TestClient) -> None:
 
 def test_settings_refuse_other_sites_and_bad_values(client: TestClient) -> None:
     response = client.post("/settings", data={"auto_moves": "off", "next": "//evil.example/"})
-    assert response.headers["location"] == "/"
+    assert response.headers["location"] == "/settings"
     assert client.post("/settings", data={"auto_moves": "maybe"}).status_code == 422
+
+
+def test_the_old_auto_home_switch_still_works(client: TestClient) -> None:
+    """A FreeCell page drawn before the three modes posts ``auto_moves`` on or off."""
+    game_id = start(client)
+    client.post("/settings", data={"auto_moves": "off", "next": f"/games/{game_id}"})
+    assert "Auto home: off" in client.get(f"/games/{game_id}").text
+    client.post("/settings", data={"auto_moves": "on", "next": f"/games/{game_id}"})
+    assert "Auto home: safe cards" in client.get(f"/games/{game_id}").text
+
+
+def test_auto_home_all_sends_every_card_that_can_go(client: TestClient) -> None:
+    """Deal 2, 8a then 1b: safe cards send AS, AH and 2H home; "every card" sends 3H from
+    free cell b too (not safe: the black 2s are not home). One undo takes the move and
+    all its automatic moves back."""
+    safe_game, all_game = start(client, "2"), start(client, "2")
+    for game_id in (safe_game, all_game):
+        act(client, game_id, "8a", 0)
+    act(client, safe_game, "1b", 2)
+    assert history(client, safe_game) == ["8a", "1h", "1b", "1h", "8h"]
+    client.post("/settings", data={"auto_home": "all", "next": "/"})
+    assert "Auto home: every card" in client.get(f"/games/{all_game}").text
+    act(client, all_game, "1b", 2)
+    rows = history(client, all_game)
+    assert rows == ["8a", "1h", "1b", "1h", "8h", "bh"]
+    assert position(client, all_game).foundations == (0, 0, 3, 1)  # C D H S: up to 3H, AS
+    act(client, all_game, "undo", len(rows))
+    after_first = freecell.new_game(2).play(freecell.FreeCellMove("8", "a"))
+    assert position(client, all_game) == after_first.play(after_first.automatic_move())
 
 
 def test_illegal_and_too_long_moves_are_422(client: TestClient) -> None:

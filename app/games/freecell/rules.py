@@ -105,6 +105,7 @@ from app.rules.parts import (
 from app.rules.protocol import (
     Action,
     ActionKind,
+    AutoHome,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -787,12 +788,15 @@ cards: '8' to 'a'
                 best = (card.rank, source)
         return None if best is None else FreeCellMove(best[1], HOME)
 
-    def automatic_move(self) -> FreeCellMove | None:
-        """The next safe card home, if any: lowest rank first, then columns 1-8, cells a-d.
+    def automatic_move(self, mode: AutoHome = "safe") -> FreeCellMove | None:
+        """The next card home under ``mode``, if any: lowest rank first, then columns 1-8,
+        cells a-d. ``safe`` sends only safe cards, ``all`` any card that can go, ``off`` none.
 
         The service plays it (as an ``auto`` action) again and again after each move.
         """
-        return self._lowest_home_move(safe=True)
+        if mode == "off":
+            return None
+        return self._lowest_home_move(safe=mode == "safe")
 
     def any_home_move(self) -> FreeCellMove | None:
         """Any card that can go home now, safe or not, in :meth:`automatic_move`'s order."""

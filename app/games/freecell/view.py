@@ -189,7 +189,6 @@ class FreeCellBoard:
     selection_label: str
     has_moves: bool
     can_go_home: bool
-    auto_moves: bool
     variant: str = "standard"
     """The variant's name: its table's shape (``fc-<variant>``) and its keys."""
 
@@ -229,9 +228,7 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         return None
 
 
-def board(
-    position: Position, *, playable: bool = True, pick: str | None = None, auto_moves: bool = True
-) -> FreeCellBoard:
+def board(position: Position, *, playable: bool = True, pick: str | None = None) -> FreeCellBoard:
     """The table as the player sees it; ``playable`` False draws it for looking only."""
     assert isinstance(position, FreeCellPosition)
     selection = parse_selection(position, pick) if playable else None
@@ -287,7 +284,6 @@ def board(
         selection_label=_describe(position, selection),
         has_moves=position.has_moves(),
         can_go_home=playable and position.any_home_move() is not None,
-        auto_moves=auto_moves,
         variant=position.variant.name,
     )
 

@@ -45,6 +45,7 @@ from app.rules.parts import grid_sequence, grid_wanted
 from app.rules.protocol import (
     Action,
     ActionKind,
+    AutoHome,
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
@@ -341,8 +342,8 @@ class MontanaPosition:
             tuple(cells), self.deal, self.redeals_left - 1, self.redeals_done + 1
         )
 
-    def automatic_move(self) -> None:
-        """Montana never moves a card by itself."""
+    def automatic_move(self, mode: AutoHome = "safe") -> None:
+        """Montana never moves a card by itself, whatever the ``mode``."""
         return None
 
     # -- the end -------------------------------------------------------------------------

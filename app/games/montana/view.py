@@ -59,9 +59,11 @@ class MontanaCell(NamedTuple):
 
     @property
     def classes(self) -> str:
-        """``movable black``: its state, and a card's colour or ``gap`` (the style finds a
-        cell by its ``data-cell``)."""
-        return f"{self.state} {self.card.colour}" if self.card else f"{self.state} gap"
+        """``movable black s-S``: its state, and a card's colour and suit (a four-colour
+        deck colours by suit) or ``gap`` (the style finds a cell by its ``data-cell``)."""
+        if self.card is None:
+            return f"{self.state} gap"
+        return f"{self.state} {self.card.colour} s-{self.card.suit}"
 
     @property
     def face(self) -> str:
@@ -143,11 +145,8 @@ def picked_gap(position: MontanaPosition, pick: str | None) -> int | None:
     return cell
 
 
-def board(
-    position: Position, *, playable: bool = True, pick: str | None = None, auto_moves: bool = True
-) -> MontanaBoard:
-    """The board as the player sees it; ``playable`` False draws it for looking only
-    (Montana makes no automatic moves: ``auto_moves`` is not used).
+def board(position: Position, *, playable: bool = True, pick: str | None = None) -> MontanaBoard:
+    """The board as the player sees it; ``playable`` False draws it for looking only.
 
     A board is plain facts, no words, so the same position always makes the same board:
     the last boards made are kept. A move's answer compares the board before it (made by

@@ -290,7 +290,7 @@ def _game_action(
     fewer = fewer_words(moved, count) if moving and count > moved else None
     if is_htmx(request):
         said = said_after(acted, number, command)
-        table = table_for(request, acted.game, auto_moves=acted.auto_moves)
+        table = table_for(request, acted.game, settings=acted.settings)
         drawn = acted.before if form.shown and form.shown == i18n.current() else None
         return render_game(request, table, said=said, message=fewer, shown=drawn)
     url = request.url_for("game_page", game_id=game_id)

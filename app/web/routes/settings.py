@@ -1,33 +1,223 @@
-"""The player's settings, remembered per player."""
+"""The player's own table (``/settings``): deck colours, card size, hand, automatic moves
+home and motion, remembered for the player on the server.
+
+A plain form posts and comes back where the player was (Post/Redirect/Get, ``next`` a path
+on this site only); with htmx each choice is saved as it is made, the answer says so and
+hands the page's ``<html>`` its new classes (the stylesheets draw the rest).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from dataclasses import dataclass
+from typing import Final
+from urllib.parse import urlsplit
 
-from fastapi import APIRouter, Form, Request
-from fastapi.responses import Response
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from starlette.datastructures import FormData
 
 from app import service
 from app.i18n import gettext as _
-from app.web.deps import DatabaseDep
+from app.store import Database
+from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import FormError
-from app.web.players import PlayerDep, see_other
+from app.web.htmx import is_htmx, target, trigger
+from app.web.pages import render
+from app.web.players import PlayerDep, remember_player, see_other
 
 router = APIRouter()
 
+PATH_MAX: Final = 512
+VALUE_MAX: Final = 16
+LEGACY_AUTO_MOVES: Final = {"on": "safe", "off": "off"}
+"""The old on/off "Auto home" field (a game page drawn before the three modes)."""
+AUTO_HOME_TARGET: Final = "auto-home"
+"""The id of the game page's "Auto home" control (``_auto_home.html``)."""
+
+
+def local_path(text: str) -> str | None:
+    """``text`` when it is a path on this site (``/games/…?sel=3``), else None: never
+    ``//host``, ``/\\host``, a scheme or a host, nor a control character (browsers drop
+    tabs and line breaks from a URL, so ``/\\t/host`` would be ``//host``).
+
+    >>> [local_path(p) for p in ("/games/x?a=1", "//evil.com", "/\\\\evil.com", "https://x")]
+    ['/games/x?a=1', None, None, None]
+    """
+    if not text.startswith("/") or len(text) > PATH_MAX or "\\" in text:
+        return None
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
+        return None
+    parts = urlsplit(text)
+    if parts.scheme or parts.netloc or parts.path.startswith("//"):
+        return None
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    value: str
+    label: str
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One setting as the page asks it: a group of radio buttons under a legend."""
+
+    name: str
+    legend: str
+    choices: tuple[Choice, ...]
+
+
+def fields() -> tuple[Field, ...]:
+    """Every setting and its choices, in the reader's language (the one place that words
+    them: the page draws them and a refusal names the setting from here)."""
+    return (
+        Field(
+            "deck",
+            _("Deck colours"),
+            (
+                Choice(
+                    "two", _("Two colours"), _("Hearts and diamonds red, spades and clubs black.")
+                ),
+                Choice(
+                    "four",
+                    _("Four colours"),
+                    _("Spades black, hearts red, diamonds blue, clubs green."),
+                ),
+            ),
+        ),
+        Field(
+            "card_size",
+            _("Card size"),
+            (
+                Choice("normal", _("Normal")),
+                Choice(
+                    "large", _("Large"), _("Bigger corners and plainer faces: rank and suit first.")
+                ),
+            ),
+        ),
+        Field(
+            "hand",
+            _("Hand"),
+            (
+                Choice("right", _("Right-handed")),
+                Choice(
+                    "left",
+                    _("Left-handed"),
+                    _(
+                        "Foundations on the left and free cells on the right; on a phone"
+                        " the controls keep to the left."
+                    ),
+                ),
+            ),
+        ),
+        Field(
+            "auto_home",
+            _("Cards going home by themselves"),
+            (
+                Choice("off", _("Off"), _("Only you move cards to the foundations.")),
+                Choice(
+                    "safe",
+                    _("Safe cards"),
+                    _("Cards no other card could still need (the usual rule)."),
+                ),
+                Choice(
+                    "all",
+                    _("Every card"),
+                    _("Every card that can go to its foundation goes, after each move."),
+                ),
+            ),
+        ),
+        Field(
+            "motion",
+            _("Motion"),
+            (
+                Choice("on", _("On"), _("Unless your device asks for less motion.")),
+                Choice("reduced", _("Reduced"), _("No moving effects, whatever your device asks.")),
+            ),
+        ),
+    )
+
+
+def changes_in(form: FormData) -> dict[str, str]:
+    """The settings a form posts, each checked; raise :class:`FormError` (a readable 422)
+    for an unknown value, a field that is not text, or no setting at all."""
+    changes: dict[str, str] = {}
+    legacy = form.get("auto_moves")
+    if legacy is not None:
+        if not isinstance(legacy, str) or legacy not in LEGACY_AUTO_MOVES:
+            raise FormError(_("Automatic moves home are either on or off."))
+        changes["auto_home"] = LEGACY_AUTO_MOVES[legacy]
+    for field in fields():
+        value = form.get(field.name)
+        if value is None:
+            continue
+        words = {choice.value for choice in field.choices}
+        if not isinstance(value, str) or len(value) > VALUE_MAX or value not in words:
+            message = _("“%(setting)s” has no such choice: nothing was changed.")
+            raise FormError(message % {"setting": field.legend})
+        changes[field.name] = value
+    if not changes:
+        raise FormError(_("Choose a setting to save: nothing was changed."))
+    return changes
+
+
+@router.get("/settings", name="settings_page")
+def settings_page(
+    request: Request, db: DatabaseDep, player: PlayerDep, back: str = "", saved: str = ""
+) -> Response:
+    """The settings page; ``back``, the page the player came from (a link goes back);
+    ``saved``, just after a plain form saved them."""
+    return render(
+        request,
+        "settings.html",
+        settings=service.settings(db=db, player_id=player),
+        fields=fields(),
+        back=local_path(back),
+        saved=bool(saved),
+        # The display name's own form (its partial) is wired in when it exists.
+        display_name=None,
+    )
+
 
 @router.post("/settings", name="save_settings")
-def save_settings(
-    request: Request,
-    db: DatabaseDep,
-    player: PlayerDep,
-    auto_moves: Annotated[str, Form(max_length=8)],
-    next: Annotated[str, Form(max_length=200)] = "/",
+async def save_settings(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
+    """Save what the form posts (one setting or all), then back to ``next``."""
+    form = await request.form()
+    next_field = form.get("next", "/settings")
+    next_path = local_path(next_field) if isinstance(next_field, str) else None
+    changes = changes_in(form)
+    if next_path is None:
+        # A forged ``next``: nothing is saved, and nobody is sent off this site.
+        return RedirectResponse(request.url_for("settings_page").path, status_code=303)
+    return await in_thread(_save, request, db, player, changes, next_path)
+
+
+def _save(
+    request: Request, db: Database, player: str | None, changes: dict[str, str], next_path: str
 ) -> Response:
-    if auto_moves not in ("on", "off"):
-        raise FormError(_("Automatic moves home are either on or off."))
-    player_id = service.ensure_player(db=db, player_id=player)
-    service.set_auto_moves(db=db, player_id=player_id, on=auto_moves == "on")
-    # Only a path on this site: never redirect elsewhere.
-    target = next if next.startswith("/") and not next.startswith("//") else "/"
-    return see_other(request, target, player_id, player)
+    player_id, settings = service.save_settings(db=db, player_id=player, changes=changes)
+    if not is_htmx(request):
+        return see_other(request, next_path, player_id, player)
+    if target(request) == AUTO_HOME_TARGET:
+        response = render(
+            request,
+            "_auto_home.html",
+            settings=settings,
+            game_url=next_path,
+        )
+    else:
+        response = render(request, "_settings_saved.html", settings=settings)
+    switches = settings.switches()
+    trigger(
+        response,
+        "solitaire:settings",
+        {
+            "on": [name for name, on in switches if on],
+            "off": [name for name, on in switches if not on],
+        },
+    )
+    if player_id != player:
+        remember_player(request, response, player_id)
+    return response
