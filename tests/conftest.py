@@ -14,9 +14,14 @@ from app.config import Settings
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
+from app.web.templating import KeepExtension
 from tests.postgres import PostgresServer, binaries
 from tests.redis import RedisServer
 from tests.redis import binary as redis_binary
+
+KeepExtension.verify = True
+"""Every ``{% keep %}`` part the tests render is drawn again and compared: a missing key
+(two states of a page under one key) fails the test that draws the second one."""
 
 SKIPPED_LANES: list[str] = []
 FAST = {
