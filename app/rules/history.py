@@ -56,9 +56,30 @@ def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> P
 
 def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> list[Position]:
     """The deal and the position after each action in turn, undos and all (for replays)."""
+    return positions_between(rules, deal, variant, actions, 0, EVERY_STEP)
+
+
+EVERY_STEP: Final = 1 << 62
+
+
+def positions_between(
+    rules: Rules, deal: int, variant: str, actions: Iterable[Entry], first: int, last: int
+) -> list[Position]:
+    """The positions after steps ``first`` to ``last`` (0: the deal), replaying the actions
+    up to ``last`` only: what a replay's page shows, whatever the length of the history.
+
+    >>> from app.games import rules_for
+    >>> montana = rules_for("montana")
+    >>> history = [("move", "6S A13"), ("move", "QS B9"), ("undo", "undo")]
+    >>> window = positions_between(montana, 1, "expert", history, 1, 3)
+    >>> window == positions(montana, 1, "expert", history)[1:4]
+    True
+    """
     stack: list[tuple[ActionKind | None, Position]] = [(None, rules.new_game(deal, variant))]
-    result = [stack[0][1]]
-    for kind, notation in actions:
+    result = [stack[0][1]] if first <= 0 else []
+    for step, (kind, notation) in enumerate(actions, start=1):
+        if step > last:
+            break
         if kind == "undo":
             while len(stack) > 1 and stack[-1][0] == "auto":
                 stack.pop()
@@ -68,5 +89,6 @@ def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -
         elif kind != "resign":
             position = stack[-1][1]
             stack.append((kind, position.play(position.parse_action(notation))))
-        result.append(stack[-1][1])
+        if step >= first:
+            result.append(stack[-1][1])
     return result

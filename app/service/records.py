@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.history import entry, positions
+from app.rules.history import entry, positions, positions_between
 from app.rules.protocol import Position
 from app.service.model import Game, HistoryEntry, get_record, get_row, view
 from app.store import Database, queries
@@ -76,3 +77,110 @@ def replay_steps(*, db: Database, game_id: str) -> tuple[Game, list[HistoryEntry
         game.rules, game.deal, game.variant, [entry(e.kind, e.notation) for e in entries]
     )
     return game, entries, steps
+
+
+STEPS_SHOWN: Final = 50
+"""Steps a replay's page lists (and words) at once: its cost is bounded whatever the length
+of the history; the others are a page away."""
+
+
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """A window of a game's steps: the step shown (0: the deal) and ``entries``, the actions
+    from ply ``first`` on, with ``positions`` (the one before ``first``, then the one after
+    each of them). ``last`` is the number of actions in all."""
+
+    game: Game
+    step: int
+    last: int
+    first: int
+    entries: Sequence[HistoryEntry]
+    positions: Sequence[Position]
+
+    @property
+    def position(self) -> Position:
+        """The position at the step shown."""
+        return self.positions[self.step - self.first + 1]
+
+    @property
+    def entry(self) -> HistoryEntry | None:
+        """The action that made the step shown (None at the deal)."""
+        return self.entries[self.step - self.first] if self.step else None
+
+    @property
+    def earlier(self) -> int | None:
+        """The last step before the window, if any."""
+        return self.first - 1 if self.first > 1 else None
+
+    @property
+    def later(self) -> int | None:
+        """The first step after the window, if any."""
+        after = self.first + len(self.entries)
+        return after if after <= self.last else None
+
+
+def window_first(step: int, size: int = STEPS_SHOWN) -> int:
+    """The first ply of the window that lists ``step``: windows are fixed pages of
+    ``size`` steps, so stepping on inside one keeps its list."""
+    return (max(step, 1) - 1) // size * size + 1
+
+
+def steps_window(
+    game: Game,
+    entries: Sequence[HistoryEntry],
+    positions: Sequence[Position],
+    step: int,
+    size: int = STEPS_SHOWN,
+) -> Steps:
+    """The window around ``step`` of steps already worked out in full (a solver's line)."""
+    last = len(entries)
+    step = min(max(step, 0), last)
+    first = window_first(step, size)
+    stop = min(first + size - 1, last)
+    return Steps(
+        game, step, last, first, entries[first - 1 : stop], positions[first - 1 : stop + 1]
+    )
+
+
+def replay_window(
+    *, db: Database, game_id: str, step: int | None, size: int = STEPS_SHOWN
+) -> Steps:
+    """The game's replay around ``step`` (None: the last): the history is read and played
+    only up to the window's end, and only the window's positions are kept."""
+    with db.look() as link:
+        game = view(get_row(link, game_id))
+        last = queries.history_count(link, game_id)
+        shown = last if step is None else min(max(step, 0), last)
+        first = window_first(shown, size)
+        stop = min(first + size - 1, last)
+        rows = queries.history_up_to(link, game_id, stop)
+    window = positions_between(
+        game.rules,
+        game.deal,
+        game.variant,
+        (entry(row.kind, row.notation) for row in rows),
+        first - 1,
+        stop,
+    )
+    listed = [HistoryEntry(r.ply, r.kind, r.notation, r.created_at) for r in rows[first - 1 :]]
+    return Steps(game, shown, last, first, listed, window)
+
+
+def history_export(*, db: Database, game_id: str) -> Iterator[str]:
+    """The game's actions in notation, one a line, a chunk of rows at a time (each read is
+    short, and the answer is sent as it is read: never the whole history in memory). The game is
+    looked up at once (:class:`GameNotFound` before anything is sent)."""
+    with db.look() as link:
+        get_row(link, game_id)
+
+    def lines() -> Iterator[str]:
+        after = 0
+        while True:
+            with db.read() as session:
+                rows = queries.history_after(session, game_id, after)
+            if not rows:
+                return
+            yield "".join(f"{row.notation}\n" for row in rows)
+            after = rows[-1].ply
+
+    return lines()

@@ -69,6 +69,45 @@ def moves(link: Link, game_id: str) -> list[AnyRow]:
     return link.all(MOVES_OF, {"game_id": game_id})
 
 
+HISTORY_UP_TO = (
+    select(MOVES.c.ply, MOVES.c.kind, MOVES.c.notation, MOVES.c.created_at)
+    .where(MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply <= bindparam("last"))
+    .order_by(MOVES.c.ply)
+)
+HISTORY_AFTER = (
+    select(MOVES.c.ply, MOVES.c.notation)
+    .where(MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply > bindparam("after"))
+    .order_by(MOVES.c.ply)
+    .limit(1000)
+)
+HISTORY_CHUNK = 1000
+"""History rows a read of :data:`HISTORY_AFTER` returns at most."""
+
+
+HISTORY_COUNT = (
+    select(func.count().label("actions"))
+    .select_from(MOVES)
+    .where(MOVES.c.game_id == bindparam("game_id"))
+)
+
+
+def history_count(link: Link, game_id: str) -> int:
+    """How many actions the game's history holds."""
+    row = link.one(HISTORY_COUNT, {"game_id": game_id})
+    return int(row[0]) if row is not None else 0
+
+
+def history_up_to(link: Link, game_id: str, last: int) -> list[AnyRow]:
+    """The game's history rows up to ply ``last`` (ply, kind, notation, time), in order."""
+    return link.all(HISTORY_UP_TO, {"game_id": game_id, "last": last})
+
+
+def history_after(session: Session, game_id: str, after: int) -> Sequence[AnyRow]:
+    """At most :data:`HISTORY_CHUNK` of the game's history rows (ply, notation) after ply
+    ``after``."""
+    return session.execute(HISTORY_AFTER, {"game_id": game_id, "after": after}).all()
+
+
 def history(session: Session, game_id: str) -> Sequence[MoveRecord]:
     return session.scalars(
         select(MoveRecord).where(MoveRecord.game_id == game_id).order_by(MoveRecord.ply)
