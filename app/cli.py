@@ -80,22 +80,25 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """The site in ``--workers`` worker processes (one by default) under a supervisor: a
+    worker that dies for any reason (killed, out of memory, a signal from a broken disk)
+    is logged and replaced within a few seconds; a stored action was committed before it
+    was answered, so none is lost."""
     import uvicorn
 
-    from app.serving import TimedH11Protocol
+    from app.serving import Supervisor, TimedH11Protocol
 
     if not args.no_migrate:
         _migrate(args)
     settings = get_settings()
     proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
     proxies = [address for address in proxies if address]
-    TimedH11Protocol.read_seconds = settings.request_read_seconds
     _raise_open_files_limit(settings.max_connections)
-    uvicorn.run(
+    config = uvicorn.Config(
         "app.main:app",
         host=args.host,
         port=args.port,
-        workers=args.workers,
+        workers=max(args.workers, 1),
         # Forwarded headers only from the proxies the operator names: anyone else could
         # forge an address (to slip past the per-address limits, or to lock a victim out).
         proxy_headers=bool(proxies),
@@ -106,6 +109,7 @@ def _serve(args: argparse.Namespace) -> int:
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
+    Supervisor(config, sockets=[config.bind_socket()]).run()
     return 0
 
 

@@ -54,6 +54,11 @@ class Settings(BaseSettings):
     """Connections served at once by one server process; more are answered 503 at once."""
     request_read_seconds: float = 10.0
     """Time a client has to send a request's headers and body; a slower one is cut off."""
+    response_write_seconds: float = 30.0
+    """Time an answer may wait for a client that takes none of it; then it is cut off."""
+    max_connections_per_address: int = 64
+    """Connections one address may hold at once (0: no cap); the proxies named in
+    ``FORWARDED_ALLOW_IPS`` are not capped."""
     solver_workers: int = 1
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4
