@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -67,6 +68,21 @@ class Settings(BaseSettings):
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
 
 
+WILDCARDS: Final = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+def site_address(settings: Settings) -> str:
+    """Where the site's absolute links point: ``BASE_URL``, else the host and port it is
+    configured to serve on (``http://127.0.0.1:8000``), else (a server on every address)
+    nothing: links are paths. Never the ``Host`` header a client sent."""
+    if settings.base_url:
+        return settings.base_url
+    if settings.host in WILDCARDS:
+        return ""
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    return f"http://{host}:{settings.port}"
+
+
 @lru_cache
 def get_settings() -> Settings:
     return Settings()
@@ -78,9 +94,9 @@ def secret_key(settings: Settings) -> str:
         return settings.secret_key
     path = Path("data") / "secret_key"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+            file.write(secrets.token_urlsafe(32))
     return path.read_text().strip()
 
 

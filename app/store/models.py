@@ -94,6 +94,8 @@ class GameRecord(Base):
         CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
         CheckConstraint(_one_of("kind", tuple(sorted(GAMES))), name="kind"),
         Index("ix_games_player_status", "player_id", "status", "last_action_at"),
+        # A restart is applied once: the game and version it restarted, at most one game.
+        Index("ix_games_restart_of", "restart_of", unique=True),
         # Covering indexes for the statistics (app.store.stats): every column they read.
         Index("ix_games_finished", "kind", "variant", "finished_at", *STATS_COLUMNS),
         Index(
@@ -130,6 +132,8 @@ class GameRecord(Base):
     undo_top: Mapped[int | None] = mapped_column(Integer)
     """The ply of the move or redeal the next ``undo`` takes back (0: none). ``None`` for
     games begun before undo snapshots: their undo replays the history from the deal."""
+    restart_of: Mapped[str | None] = mapped_column(String(48))
+    """For a game dealt by a restart: ``<game id>:<version>`` of the game restarted."""
 
 
 class MoveRecord(Base):

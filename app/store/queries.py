@@ -43,6 +43,11 @@ def game(session: Session, game_id: str) -> GameRecord | None:
     return session.get(GameRecord, game_id)
 
 
+def restarted(session: Session, restart_of: str) -> GameRecord | None:
+    """The game a restart (``<game id>:<version>``) dealt, if it was applied."""
+    return session.scalars(select(GameRecord).where(GameRecord.restart_of == restart_of)).first()
+
+
 def game_row(link: Link, game_id: str) -> AnyRow | None:
     """The game's row (every column), without loading a :class:`GameRecord`."""
     return link.one(GAME_ROW, {"game_id": game_id})

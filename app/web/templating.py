@@ -50,7 +50,7 @@ URL_PATHS_BYTES: Final = 1024 * 1024
 class Paths:
     """Each route's path found once per site (one site, one set of templates): finding it
     tries every route in turn, an exception each miss, and a page asks a dozen times a
-    render. With ``base_url`` (the ``BASE_URL`` setting) absolute links are built from it,
+    render. Absolute links are built from ``base_url`` (:func:`app.config.site_address`),
     never from the request's ``Host`` header."""
 
     def __init__(self, base_url: str = "") -> None:
@@ -68,9 +68,12 @@ class Paths:
         return path
 
     def url_for(self, request: Request, name: str, /, **path_params: Any) -> URL:
-        """Starlette's ``url_for``: the absolute URL."""
+        """Starlette's ``url_for``: the absolute URL from the site's address (never from
+        the request's ``Host``); without one, the path alone."""
         path = self.route_path(request, name, path_params)
-        return path.make_absolute_url(base_url=self.base_url or request.base_url)
+        if not self.base_url:
+            return URL(self.path_for(request, name, **path_params))
+        return path.make_absolute_url(base_url=self.base_url)
 
     def path_for(self, request: Request, name: str, /, **path_params: Any) -> str:
         """The path alone (``/games/…/actions``), as forms and links on the site's own pages
