@@ -10,6 +10,7 @@ solitaire migrate
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -90,6 +91,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     if not args.no_migrate:
         _migrate(args)
+    # The workers' settings (read in each) name the address served: the site's own links.
+    os.environ["HOST"], os.environ["PORT"] = args.host, str(args.port)
     settings = get_settings()
     proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
     proxies = [address for address in proxies if address]

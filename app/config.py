@@ -80,7 +80,7 @@ def site_address(settings: Settings) -> str:
     if settings.host in WILDCARDS:
         return ""
     host = f"[{settings.host}]" if ":" in settings.host else settings.host
-    return f"http://{host}:{settings.port}"
+    return f"http://{host}" if settings.port == 80 else f"http://{host}:{settings.port}"
 
 
 @lru_cache

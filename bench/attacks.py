@@ -130,9 +130,7 @@ def long_game(served: Served, actions: int) -> str:
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(game_id, ply, *rows[(ply - 1) % 2]) for ply in range(3, actions + 1)],
         )
-        db.execute(
-            "UPDATE games SET version = ?, moves_count = 0 WHERE id = ?", (actions, game_id)
-        )
+        db.execute("UPDATE games SET version = ?, moves_count = 0 WHERE id = ?", (actions, game_id))
     return game_id
 
 

@@ -113,7 +113,11 @@ def db(database_url: str) -> Iterator[Database]:
 
 @pytest.fixture
 def app(db: Database, database_url: str) -> FastAPI:
-    return create_app(Settings(database_url=database_url, secret_key="test-secret", **FAST), db)
+    # The test client's own address: the site's links are built from the host it serves.
+    settings = Settings(
+        database_url=database_url, secret_key="test-secret", host="testserver", port=80, **FAST
+    )
+    return create_app(settings, db)
 
 
 @pytest.fixture
