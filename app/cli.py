@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from app import demo, service
 from app.config import LOG_CONFIG, get_settings
 from app.games import GAMES, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError
-from app.store import Database
+
+if TYPE_CHECKING:
+    from app.store import Database
+
+# The service, the store and the demo are imported by the commands that use them:
+# ``serve`` stays a small supervisor process (its workers import the site).
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -89,8 +95,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from app.serving import Supervisor, TimedH11Protocol
 
-    if not args.no_migrate:
-        _migrate(args)
+    if not args.no_migrate:  # in a process of its own: the supervisor keeps none of it
+        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], check=True)
     # The workers' settings (read in each) name the address served: the site's own links.
     os.environ["HOST"], os.environ["PORT"] = args.host, str(args.port)
     settings = get_settings()
@@ -136,10 +142,14 @@ def _migrate(_: argparse.Namespace) -> int:
 
 
 def _database() -> Database:
+    from app.store import Database
+
     return Database(get_settings().database_url)
 
 
 def _verify(_: argparse.Namespace) -> int:
+    from app import service
+
     db = _database()
     try:
         checked, problems = service.verify(db=db)
@@ -153,6 +163,8 @@ def _verify(_: argparse.Namespace) -> int:
 
 
 def _seed_demo(args: argparse.Namespace) -> int:
+    from app import demo, service
+
     db = _database()
     try:
         made = demo.seed(

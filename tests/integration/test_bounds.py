@@ -6,6 +6,7 @@ caching, the ``Host`` header). The figures are in the README and docs/reliabilit
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -25,7 +26,7 @@ import pytest
 
 from app.games import rules_for
 from tests.integration.conftest import free_port
-from tests.integration.test_solver_flood import server_memory
+from tests.integration.test_solver_flood import FLOOD_SECONDS, server_memory
 
 MIB = 1024 * 1024
 
@@ -332,3 +333,24 @@ def test_private_pages_are_not_stored_and_links_ignore_the_host_header(
             assert "evil.example" not in answer.text, path
         page = client.get(f"/games/{game_id}").text
     assert f'value="{found.url}/games/{game_id}"' in page
+
+
+def test_a_search_flood_from_40_addresses_stays_under_500_mib(site: Callable[..., Site]) -> None:
+    """The review's flood reached 553 MiB (the server and its solver processes): here the
+    supervisor, its worker and the solver processes together, sampled every 50 ms."""
+    found = site()
+    peak = found.memory()
+    flooding = subprocess.Popen(
+        [sys.executable, "-c", "from tests.integration.test_solver_flood import flood; "
+         f"flood({found.url!r}, {FLOOD_SECONDS}, spread=True)"],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    while flooding.poll() is None:
+        peak = max(peak, found.memory())
+        time.sleep(0.05)
+    out, _ = flooding.communicate(timeout=60)
+    statuses = json.loads(out.decode().strip().splitlines()[-1])["statuses"]
+    print(f"\nflood from 40 addresses: {len(statuses)} answers, peak {peak / MIB:.0f} MiB")
+    assert all(status < 500 for status in statuses)
+    assert len(statuses) > 40
+    assert peak < 500 * MIB
