@@ -78,10 +78,11 @@ def no_delay(transport: asyncio.BaseTransport) -> None:
 
 
 BUSY: Final = (
-    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-    b"Retry-After: 5\r\nConnection: close\r\nContent-Length: 44\r\n\r\n"
-    b"Too many connections from your address now.\n"
+    b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\n"
+    b"Content-Length: 0\r\n\r\n"
 )
+"""The answer to one connection too many from an address: no words (it comes before the
+request is read, so before its language is known); the browser says it in the reader's."""
 
 
 class TimedH11Protocol(H11Protocol):

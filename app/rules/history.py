@@ -10,7 +10,7 @@ left after every undo has taken back the last ``move`` or ``redeal`` together wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from app.rules.protocol import ActionKind, IllegalMoveError, Position, Rules
@@ -62,11 +62,28 @@ def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -
 EVERY_STEP: Final = 1 << 62
 
 
+Snapshot = Callable[[int], "str | None"]
+"""The position stored before the move or redeal at a ply (its text), when stored."""
+
+SNAPSHOT_KINDS: Final = frozenset({"move", "redeal"})
+
+
 def positions_between(
-    rules: Rules, deal: int, variant: str, actions: Iterable[Entry], first: int, last: int
+    rules: Rules,
+    deal: int,
+    variant: str,
+    actions: Iterable[Entry],
+    first: int,
+    last: int,
+    snapshot: Snapshot | None = None,
 ) -> list[Position]:
-    """The positions after steps ``first`` to ``last`` (0: the deal), replaying the actions
-    up to ``last`` only: what a replay's page shows, whatever the length of the history.
+    """The positions after steps ``first`` to ``last`` (0: the deal): what a replay's page
+    shows, whatever the length of the history.
+
+    The actions before the window are followed without playing them: only which ones are
+    in force (the undo stack, as plies). A position is then played from the nearest one
+    known: one already worked out, else the ``snapshot`` stored before a move or redeal in
+    force, else the deal. With snapshots a window costs its own steps, not the history's.
 
     >>> from app.games import rules_for
     >>> montana = rules_for("montana")
@@ -75,20 +92,46 @@ def positions_between(
     >>> window == positions(montana, 1, "expert", history)[1:4]
     True
     """
-    stack: list[tuple[ActionKind | None, Position]] = [(None, rules.new_game(deal, variant))]
-    result = [stack[0][1]] if first <= 0 else []
+    start = rules.new_game(deal, variant)
+    kinds: dict[int, str] = {}
+    notations: dict[int, str] = {}
+    stack: list[int] = []
+    known: dict[int, Position] = {}
+
+    def current() -> Position:
+        if not stack:
+            return start
+        index = len(stack) - 1
+        while True:
+            ply = stack[index]
+            if ply in known:
+                base, index = known[ply], index + 1
+                break
+            text = snapshot(ply) if snapshot and kinds[ply] in SNAPSHOT_KINDS else None
+            if text is not None:
+                base = rules.parse(text)
+                break
+            if index == 0:
+                base = start
+                break
+            index -= 1
+        for ply in stack[index:]:
+            base = known[ply] = base.play(base.parse_action(notations[ply]))
+        return base
+
+    result = [start] if first <= 0 else []
     for step, (kind, notation) in enumerate(actions, start=1):
         if step > last:
             break
         if kind == "undo":
-            while len(stack) > 1 and stack[-1][0] == "auto":
+            while stack and kinds[stack[-1]] == "auto":
                 stack.pop()
-            if len(stack) == 1:
+            if not stack:
                 raise IllegalMoveError("nothing to undo", "nothing_to_undo")
             stack.pop()
         elif kind != "resign":
-            position = stack[-1][1]
-            stack.append((kind, position.play(position.parse_action(notation))))
+            kinds[step], notations[step] = kind, notation
+            stack.append(step)
         if step >= first:
-            result.append(stack[-1][1])
+            result.append(current())
     return result

@@ -145,8 +145,9 @@ def steps_window(
 def replay_window(
     *, db: Database, game_id: str, step: int | None, size: int = STEPS_SHOWN
 ) -> Steps:
-    """The game's replay around ``step`` (None: the last): the history is read and played
-    only up to the window's end, and only the window's positions are kept."""
+    """The game's replay around ``step`` (None: the last): the history is read up to the
+    window's end, and only the window's steps are played, from the positions stored
+    before the moves in force (:func:`~app.rules.history.positions_between`)."""
     with db.look() as link:
         game = view(get_row(link, game_id))
         last = queries.history_count(link, game_id)
@@ -154,14 +155,20 @@ def replay_window(
         first = window_first(shown, size)
         stop = min(first + size - 1, last)
         rows = queries.history_up_to(link, game_id, stop)
-    window = positions_between(
-        game.rules,
-        game.deal,
-        game.variant,
-        (entry(row.kind, row.notation) for row in rows),
-        first - 1,
-        stop,
-    )
+
+        def snapshot(ply: int) -> str | None:
+            found = queries.undo_snapshot(link, game_id, ply)
+            return None if found is None else found.before
+
+        window = positions_between(
+            game.rules,
+            game.deal,
+            game.variant,
+            (entry(row.kind, row.notation) for row in rows),
+            first - 1,
+            stop,
+            snapshot,
+        )
     listed = [HistoryEntry(r.ply, r.kind, r.notation, r.created_at) for r in rows[first - 1 :]]
     return Steps(game, shown, last, first, listed, window)
 
