@@ -36,8 +36,8 @@ class Settings(BaseSettings):
     """New games one player may start."""
     rate_limit_new_game_address: str = "60/minute"
     rate_limit_replay_player: str = "300/minute"
-    """Replay steps and exports (position, history) one player may ask for: a replay played
-    "fast" asks four steps a second."""
+    """Replay steps and history exports one player may ask for: a replay played "fast"
+    asks four steps a second."""
     rate_limit_replay_address: str = "1200/minute"
     rate_limit_new_player_address: str = "60/minute"
     """Players one address may make (a browser without a cookie, saving a setting)."""

@@ -3,8 +3,8 @@
 - ``action``: moves, generous enough for the fastest play (a person plays a few a second);
 - ``search``: hints, "Still winnable?" and solutions, which run the solver;
 - ``new_game``: new games (each one a row, and a new player for a browser without one);
-- ``replay``: replays and the exports (position, history), whose cost grows with a game's
-  history, however bounded each answer is;
+- ``replay``: replays and the history export, whose cost grows with a game's history,
+  however bounded each answer is (the position export reads one row: not counted);
 - ``player``: players made (a row each), for a browser without a cookie that has
   something to be remembered (per address: such a browser has no player yet).
 

@@ -338,7 +338,7 @@ def game_solution(
     return steps_page(request, steps, url, line.answer.verdict)
 
 
-@router.get("/{game_id}/position", name="game_position", dependencies=[Depends(limited("replay"))])
+@router.get("/{game_id}/position", name="game_position")
 def game_position(db: DatabaseDep, game_id: str) -> Response:
     return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
 
