@@ -6,7 +6,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from app.rules.history import entry, positions, positions_between
+from app.rules.history import entry, positions_between
 from app.rules.protocol import Position
 from app.service.model import Game, HistoryEntry, get_record, get_row, view
 from app.store import Database, queries
@@ -64,19 +64,6 @@ def my_games(
 def unfinished(*, db: Database, player_id: str) -> list[Game]:
     with db.read() as session:
         return [view(r) for r in queries.unfinished_games(session, player_id, UNFINISHED_SHOWN)]
-
-
-def replay_steps(*, db: Database, game_id: str) -> tuple[Game, list[HistoryEntry], list[Position]]:
-    """The game, its whole history, and the position after each action (0: the deal)."""
-    with db.read() as session:
-        record = get_record(session, game_id)
-        rows = queries.history(session, game_id)
-        game = view(record)
-        entries = [HistoryEntry(row.ply, row.kind, row.notation, row.created_at) for row in rows]
-    steps = positions(
-        game.rules, game.deal, game.variant, [entry(e.kind, e.notation) for e in entries]
-    )
-    return game, entries, steps
 
 
 STEPS_SHOWN: Final = 50
