@@ -4,7 +4,8 @@ Every cache in the site is a :class:`Kept` (page parts, cells' markup, route pat
 positions, boards, everyone's statistics), so what a process may hold is the sum of a few
 budgets, whatever the requests ask: a cache counted in entries grows with the size of what
 a client sends. Keys are values the server made or checked (a game's id once found, a
-cell, a route's name), never a raw query string.
+cell, a route's name), never a raw query string. A key that is slow to hash (a tuple of
+dataclasses) is made with :func:`key`, which hashes it once.
 
 >>> kept = Kept[str, str]("example", 100, lambda key, value: len(key) + len(value))
 >>> kept.put("a", "x" * 40)
@@ -23,9 +24,18 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Final, Generic, TypeVar
 
 from cachetools import LRUCache
+from cachetools.keys import hashkey
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
+
+
+def key(*parts: Hashable) -> Hashable:
+    """A key of several values that hashes once (cachetools' ``hashkey``): the cache looks
+    a key up and then moves it to the recent end, each a hash."""
+    made: Hashable = hashkey(*parts)
+    return made
+
 
 ENTRY_BYTES: Final = 120
 """What an entry costs besides its key and value: the mapping's slot, the size kept for it
@@ -63,14 +73,21 @@ class Kept(Generic[K, V]):
 
     def get(self, key: K) -> V | None:
         with self._lock:
-            found = self._entries.get(key)
-        return None if found is None else found[0]
+            try:
+                return self._entries[key][0]  # one lookup, and the recency update
+            except KeyError:
+                return None
 
     def get_many(self, keys: Iterable[K]) -> list[V | None]:
         """Several values at once, under one lock (a board's cells)."""
+        entries, found = self._entries, list[V | None]()
         with self._lock:
-            found = [self._entries.get(key) for key in keys]
-        return [None if entry is None else entry[0] for entry in found]
+            for key in keys:
+                try:
+                    found.append(entries[key][0])
+                except KeyError:
+                    found.append(None)
+        return found
 
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` under ``key`` (if it fits at all); return it."""

@@ -17,7 +17,7 @@ from starlette.datastructures import URL, URLPath
 from starlette.requests import Request
 
 from app import i18n
-from app.caches import Kept, text_size
+from app.caches import Kept, key, text_size
 from app.config import ROOT
 from app.service import IDLE_CAP
 from app.web import names
@@ -114,7 +114,7 @@ def make_cell_markup(env: Environment) -> Any:
     is mostly lookups: drawing 52 cells through Jinja2 and wording each for a screen reader
     was over half of a move's render. The macro uses nothing but its arguments and the
     reader's language, so what it made before is what it would make again."""
-    kept = Kept[tuple[object, ...], Markup]("cells", CELLS_BYTES, _part_size)
+    kept = Kept[Any, Markup]("cells", CELLS_BYTES, _part_size)
 
     def cell_markup(
         template: str,
@@ -128,13 +128,12 @@ def make_cell_markup(env: Environment) -> Any:
         macro = env.get_template(template).module.cell  # type: ignore[attr-defined]
         locale = i18n.current()
         drawn = [(cell, cell.name in hinted, game_url if cell.links else "") for cell in cells]
-        keys = [(locale, template, cell, lit, url, oob) for cell, lit, url in drawn]
+        keys = [key(locale, template, cell, lit, url, oob) for cell, lit, url in drawn]
         parts: list[Markup] = []
-        for key, markup in zip(keys, kept.get_many(keys), strict=True):
+        for (cell, lit, url), found, markup in zip(drawn, keys, kept.get_many(keys), strict=True):
             if markup is None:
-                _locale, _template, cell, lit, url, _oob = key
                 made = macro(cell, lit, url, oob=True) if oob else macro(cell, lit, url)
-                markup = kept.put(key, made)
+                markup = kept.put(found, made)
             parts.append(markup)
         return Markup("").join(parts)
 
