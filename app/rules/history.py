@@ -76,6 +76,7 @@ def positions_between(
     first: int,
     last: int,
     snapshot: Snapshot | None = None,
+    notation_of: Callable[[int], str] | None = None,
 ) -> list[Position]:
     """The positions after steps ``first`` to ``last`` (0: the deal): what a replay's page
     shows, whatever the length of the history.
@@ -84,6 +85,8 @@ def positions_between(
     in force (the undo stack, as plies). A position is then played from the nearest one
     known: one already worked out, else the ``snapshot`` stored before a move or redeal in
     force, else the deal. With snapshots a window costs its own steps, not the history's.
+    An action before the window may come with an empty notation (only its kind read):
+    ``notation_of(ply)`` gives it if it must be played.
 
     >>> from app.games import rules_for
     >>> montana = rules_for("montana")
@@ -116,7 +119,8 @@ def positions_between(
                 break
             index -= 1
         for ply in stack[index:]:
-            base = known[ply] = base.play(base.parse_action(notations[ply]))
+            text = notations[ply] or (notation_of(ply) if notation_of else "")
+            base = known[ply] = base.play(base.parse_action(text))
         return base
 
     result = [start] if first <= 0 else []

@@ -141,22 +141,28 @@ def replay_window(
         shown = last if step is None else min(max(step, 0), last)
         first = window_first(shown, size)
         stop = min(first + size - 1, last)
-        rows = queries.history_up_to(link, game_id, stop)
+        # Before the window only the kinds are read (which actions are in force); a
+        # notation or a stored position is read when a position must be played from it.
+        earlier = queries.kinds_between(link, game_id, 1, first - 1)
+        rows = queries.history_between(link, game_id, first, stop)
 
         def snapshot(ply: int) -> str | None:
             found = queries.undo_snapshot(link, game_id, ply)
             return None if found is None else found.before
 
+        actions = [*(entry(kind, "") for kind in earlier)]
+        actions += [entry(row.kind, row.notation) for row in rows]
         window = positions_between(
             game.rules,
             game.deal,
             game.variant,
-            (entry(row.kind, row.notation) for row in rows),
+            actions,
             first - 1,
             stop,
             snapshot,
+            lambda ply: queries.notation_at(link, game_id, ply),
         )
-    listed = [HistoryEntry(r.ply, r.kind, r.notation, r.created_at) for r in rows[first - 1 :]]
+    listed = [HistoryEntry(r.ply, r.kind, r.notation, r.created_at) for r in rows]
     return Steps(game, shown, last, first, listed, window)
 
 

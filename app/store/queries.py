@@ -74,11 +74,46 @@ def moves(link: Link, game_id: str) -> list[AnyRow]:
     return link.all(MOVES_OF, {"game_id": game_id})
 
 
-HISTORY_UP_TO = (
-    select(MOVES.c.ply, MOVES.c.kind, MOVES.c.notation, MOVES.c.created_at)
-    .where(MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply <= bindparam("last"))
+KINDS_BETWEEN = (
+    select(MOVES.c.kind)
+    .where(
+        MOVES.c.game_id == bindparam("game_id"),
+        MOVES.c.ply >= bindparam("low"),
+        MOVES.c.ply <= bindparam("high"),
+    )
     .order_by(MOVES.c.ply)
 )
+NOTATION_AT = select(MOVES.c.notation).where(
+    MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply == bindparam("ply")
+)
+HISTORY_BETWEEN = (
+    select(MOVES.c.ply, MOVES.c.kind, MOVES.c.notation, MOVES.c.created_at)
+    .where(
+        MOVES.c.game_id == bindparam("game_id"),
+        MOVES.c.ply >= bindparam("low"),
+        MOVES.c.ply <= bindparam("high"),
+    )
+    .order_by(MOVES.c.ply)
+)
+
+
+def kinds_between(link: Link, game_id: str, low: int, high: int) -> list[str]:
+    """The kinds of the game's actions from ply ``low`` to ``high``, in order."""
+    return [
+        row.kind for row in link.all(KINDS_BETWEEN, {"game_id": game_id, "low": low, "high": high})
+    ]
+
+
+def notation_at(link: Link, game_id: str, ply: int) -> str:
+    row = link.one(NOTATION_AT, {"game_id": game_id, "ply": ply})
+    return "" if row is None else str(row.notation)
+
+
+def history_between(link: Link, game_id: str, low: int, high: int) -> list[AnyRow]:
+    """The game's history rows from ply ``low`` to ``high`` (ply, kind, notation, time)."""
+    return link.all(HISTORY_BETWEEN, {"game_id": game_id, "low": low, "high": high})
+
+
 HISTORY_AFTER = (
     select(MOVES.c.ply, MOVES.c.notation)
     .where(MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply > bindparam("after"))
@@ -100,11 +135,6 @@ def history_count(link: Link, game_id: str) -> int:
     """How many actions the game's history holds."""
     row = link.one(HISTORY_COUNT, {"game_id": game_id})
     return int(row[0]) if row is not None else 0
-
-
-def history_up_to(link: Link, game_id: str, last: int) -> list[AnyRow]:
-    """The game's history rows up to ply ``last`` (ply, kind, notation, time), in order."""
-    return link.all(HISTORY_UP_TO, {"game_id": game_id, "last": last})
 
 
 def history_after(session: Session, game_id: str, after: int) -> Sequence[AnyRow]:
