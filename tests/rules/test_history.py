@@ -91,6 +91,21 @@ def test_a_window_from_snapshots_is_the_full_replay_s(seed: int, first: int, siz
         position = position.play(position.parse_action(action))
     full = positions(montana, 1 + seed % 50, "expert", actions)
     last = min(first + size, len(actions))
+    # Before the window only the kinds may be known: a notation is asked for when needed.
+    kinds_only = [
+        (kind, "" if ply < first else text) for ply, (kind, text) in enumerate(actions, 1)
+    ]
     for snapshot in (before.get, None):
         window = positions_between(montana, 1 + seed % 50, "expert", actions, first, last, snapshot)
         assert window == full[first : last + 1]
+        lazily = positions_between(
+            montana,
+            1 + seed % 50,
+            "expert",
+            kinds_only,
+            first,
+            last,
+            snapshot,
+            lambda ply: actions[ply - 1][1],
+        )
+        assert lazily == full[first : last + 1]
