@@ -11,14 +11,21 @@ solitaire migrate
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from app import demo, service
 from app.config import LOG_CONFIG, get_settings
 from app.games import GAMES, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError, Verdict
-from app.store import Database
+
+if TYPE_CHECKING:
+    from app.store import Database
+
+# The service, the store and the demo are imported by the commands that use them:
+# ``serve`` stays a small supervisor process (its workers import the site).
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,22 +101,27 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """The site in ``--workers`` worker processes (one by default) under a supervisor: a
+    worker that dies for any reason (killed, out of memory, a signal from a broken disk)
+    is logged and replaced within a few seconds; a stored action was committed before it
+    was answered, so none is lost."""
     import uvicorn
 
-    from app.serving import TimedH11Protocol
+    from app.serving import Supervisor, TimedH11Protocol
 
-    if not args.no_migrate:
-        _migrate(args)
+    if not args.no_migrate:  # in a process of its own: the supervisor keeps none of it
+        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], check=True)
+    # The workers' settings (read in each) name the address served: the site's own links.
+    os.environ["HOST"], os.environ["PORT"] = args.host, str(args.port)
     settings = get_settings()
     proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
     proxies = [address for address in proxies if address]
-    TimedH11Protocol.read_seconds = settings.request_read_seconds
     _raise_open_files_limit(settings.max_connections)
-    uvicorn.run(
+    config = uvicorn.Config(
         "app.main:app",
         host=args.host,
         port=args.port,
-        workers=args.workers,
+        workers=max(args.workers, 1),
         # Forwarded headers only from the proxies the operator names: anyone else could
         # forge an address (to slip past the per-address limits, or to lock a victim out).
         proxy_headers=bool(proxies),
@@ -120,6 +132,7 @@ def _serve(args: argparse.Namespace) -> int:
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
+    Supervisor(config, sockets=[config.bind_socket()]).run()
     return 0
 
 
@@ -143,10 +156,14 @@ def _migrate(_: argparse.Namespace) -> int:
 
 
 def _database() -> Database:
+    from app.store import Database
+
     return Database(get_settings().database_url)
 
 
 def _verify(_: argparse.Namespace) -> int:
+    from app import service
+
     db = _database()
     try:
         checked, problems = service.verify(db=db)
@@ -160,6 +177,8 @@ def _verify(_: argparse.Namespace) -> int:
 
 
 def _seed_demo(args: argparse.Namespace) -> int:
+    from app import demo, service
+
     db = _database()
     try:
         made = demo.seed(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +35,12 @@ class Settings(BaseSettings):
     rate_limit_new_game_player: str = "20/minute"
     """New games one player may start."""
     rate_limit_new_game_address: str = "60/minute"
+    rate_limit_replay_player: str = "300/minute"
+    """Replay steps and history exports one player may ask for: a replay played "fast"
+    asks four steps a second."""
+    rate_limit_replay_address: str = "1200/minute"
+    rate_limit_new_player_address: str = "60/minute"
+    """Players one address may make (a browser without a cookie, saving a setting)."""
     rate_limit_storage: str = ""
     """Where the rate limits count: empty for each process's memory, or a shared store the
     ``limits`` library speaks (``redis://host:6379``, Redis or Valkey) for several servers."""
@@ -48,12 +55,32 @@ class Settings(BaseSettings):
     """Connections served at once by one server process; more are answered 503 at once."""
     request_read_seconds: float = 10.0
     """Time a client has to send a request's headers and body; a slower one is cut off."""
+    response_write_seconds: float = 30.0
+    """Time an answer may wait for a client that takes none of it; then it is cut off."""
+    max_connections_per_address: int = 64
+    """Connections one address may hold at once (0: no cap); the proxies named in
+    ``FORWARDED_ALLOW_IPS`` are not capped."""
     solver_workers: int = 1
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4
     """Different searches waiting or running at once; one more is told "busy, ask again"."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
+
+
+WILDCARDS: Final = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+def site_address(settings: Settings) -> str:
+    """Where the site's absolute links point: ``BASE_URL``, else the host and port it is
+    configured to serve on (``http://127.0.0.1:8000``), else (a server on every address)
+    nothing: links are paths. Never the ``Host`` header a client sent."""
+    if settings.base_url:
+        return settings.base_url
+    if settings.host in WILDCARDS:
+        return ""
+    host = f"[{settings.host}]" if ":" in settings.host else settings.host
+    return f"http://{host}" if settings.port == 80 else f"http://{host}:{settings.port}"
 
 
 @lru_cache
@@ -67,9 +94,9 @@ def secret_key(settings: Settings) -> str:
         return settings.secret_key
     path = Path("data") / "secret_key"
     if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(32))
-        path.chmod(0o600)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as file:
+            file.write(secrets.token_urlsafe(32))
     return path.read_text().strip()
 
 

@@ -12,8 +12,8 @@ from itertools import pairwise
 from threading import Lock
 from time import monotonic
 from typing import Final
-from weakref import WeakKeyDictionary
 
+from app.caches import Kept
 from app.games import GAMES
 from app.store import Database
 from app.store import stats as queries
@@ -109,7 +109,12 @@ SITE_CACHE_SECONDS: Final = 60.0
 """Everyone's statistics are worked out at most once a minute per server process: with
 many games they take a few hundred milliseconds, and nobody needs them to the second."""
 
-_site_cache: WeakKeyDictionary[Database, tuple[float, list[GroupStats]]] = WeakKeyDictionary()
+SITE_CACHE_BYTES: Final = 256 * 1024
+"""Everyone's statistics, per database: a few KB each."""
+
+_site_cache = Kept[tuple[str, int], tuple[float, list[GroupStats]]](
+    "site statistics", SITE_CACHE_BYTES, lambda key, value: 4096 + 512 * len(value[1])
+)
 _site_lock = Lock()
 
 
@@ -117,12 +122,13 @@ def overview(*, db: Database, player_id: str | None) -> list[GroupStats]:
     """Every game and variant's statistics, for a player or (cached) for everyone."""
     if player_id is not None:
         return [group_stats(db=db, group=group, player_id=player_id) for group in GROUPS]
-    with _site_lock:
-        cached = _site_cache.get(db)
+    key = (str(db.url), id(db))
+    with _site_lock:  # one thread works them out at a time; the others wait for it
+        cached = _site_cache.get(key)
         if cached and cached[0] > monotonic():
             return cached[1]
         result = [group_stats(db=db, group=group, player_id=None) for group in GROUPS]
-        _site_cache[db] = (monotonic() + SITE_CACHE_SECONDS, result)
+        _site_cache.put(key, (monotonic() + SITE_CACHE_SECONDS, result))
         return result
 
 

@@ -155,7 +155,7 @@ class Server:
             stderr=subprocess.DEVNULL,
             start_new_session=True,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited ({self.process.returncode}): {command}")
@@ -165,7 +165,7 @@ class Server:
             except httpx.HTTPError:
                 time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"the server did not answer within 30 s: {command}")
+        raise RuntimeError(f"the server did not answer within 90 s: {command}")
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -14,14 +14,19 @@ from app.config import Settings
 from app.store import Database
 from app.store.migrate import upgrade
 from app.web import create_app
+from app.web.templating import KeepExtension
 from tests.postgres import PostgresServer, binaries
 from tests.redis import RedisServer
 from tests.redis import binary as redis_binary
 
+KeepExtension.verify = True
+"""Every ``{% keep %}`` part the tests render is drawn again and compared: a missing key
+(two states of a page under one key) fails the test that draws the second one."""
+
 SKIPPED_LANES: list[str] = []
 FAST = {
     f"rate_limit_{cost}{who}": "100000/second"
-    for cost in ("", "search_", "new_game_")
+    for cost in ("", "search_", "new_game_", "replay_", "new_player_")
     for who in ("player", "address")
 }
 """Tests play far faster than people: the rate limits have tests of their own."""
@@ -108,7 +113,11 @@ def db(database_url: str) -> Iterator[Database]:
 
 @pytest.fixture
 def app(db: Database, database_url: str) -> FastAPI:
-    return create_app(Settings(database_url=database_url, secret_key="test-secret", **FAST), db)
+    # The test client's own address: the site's links are built from the host it serves.
+    settings = Settings(
+        database_url=database_url, secret_key="test-secret", host="testserver", port=80, **FAST
+    )
+    return create_app(settings, db)
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ left after every undo has taken back the last ``move`` or ``redeal`` together wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Final
 
 from app.rules.protocol import ActionKind, IllegalMoveError, Position, Rules
@@ -56,17 +56,80 @@ def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> P
 
 def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> list[Position]:
     """The deal and the position after each action in turn, undos and all (for replays)."""
-    stack: list[tuple[ActionKind | None, Position]] = [(None, rules.new_game(deal, variant))]
-    result = [stack[0][1]]
-    for kind, notation in actions:
+    return positions_between(rules, deal, variant, actions, 0, EVERY_STEP)
+
+
+EVERY_STEP: Final = 1 << 62
+
+
+Snapshot = Callable[[int], "str | None"]
+"""The position stored before the move or redeal at a ply (its text), when stored."""
+
+SNAPSHOT_KINDS: Final = frozenset({"move", "redeal"})
+
+
+def positions_between(
+    rules: Rules,
+    deal: int,
+    variant: str,
+    actions: Iterable[Entry],
+    first: int,
+    last: int,
+    snapshot: Snapshot | None = None,
+    notation_of: Callable[[int], str] | None = None,
+) -> list[Position]:
+    """The positions after steps ``first`` to ``last`` (0: the deal): what a replay's page
+    shows, whatever the length of the history.
+
+    The actions before the window are followed without playing them: only which ones are
+    in force (the undo stack, as plies). A position is then played from the nearest one
+    known: one already worked out, else the ``snapshot`` stored before a move or redeal in
+    force, else the deal. With snapshots a window costs its own steps, not the history's.
+    An action before the window may come with an empty notation (only its kind read):
+    ``notation_of(ply)`` gives it if it must be played. (tests/rules/test_history.py
+    checks every window against the full replay.)
+    """
+    start = rules.new_game(deal, variant)
+    kinds: dict[int, str] = {}
+    notations: dict[int, str] = {}
+    stack: list[int] = []
+    known: dict[int, Position] = {}
+
+    def current() -> Position:
+        if not stack:
+            return start
+        index = len(stack) - 1
+        while True:
+            ply = stack[index]
+            if ply in known:
+                base, index = known[ply], index + 1
+                break
+            text = snapshot(ply) if snapshot and kinds[ply] in SNAPSHOT_KINDS else None
+            if text is not None:
+                base = rules.parse(text)
+                break
+            if index == 0:
+                base = start
+                break
+            index -= 1
+        for ply in stack[index:]:
+            text = notations[ply] or (notation_of(ply) if notation_of else "")
+            base = known[ply] = base.play(base.parse_action(text))
+        return base
+
+    result = [start] if first <= 0 else []
+    for step, (kind, notation) in enumerate(actions, start=1):
+        if step > last:
+            break
         if kind == "undo":
-            while len(stack) > 1 and stack[-1][0] == "auto":
+            while stack and kinds[stack[-1]] == "auto":
                 stack.pop()
-            if len(stack) == 1:
+            if not stack:
                 raise IllegalMoveError("nothing to undo", "nothing_to_undo")
             stack.pop()
         elif kind != "resign":
-            position = stack[-1][1]
-            stack.append((kind, position.play(position.parse_action(notation))))
-        result.append(stack[-1][1])
+            kinds[step], notations[step] = kind, notation
+            stack.append(step)
+        if step >= first:
+            result.append(current())
     return result

@@ -4,11 +4,11 @@ an action changes nothing."""
 from __future__ import annotations
 
 import dataclasses
-import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Final
 
+from app.caches import Kept, text_size
 from app.games import game_kind
 from app.rules.kind import GameKind
 from app.rules.protocol import IllegalMoveError, Position, RuleError, Rules
@@ -118,29 +118,34 @@ def get_row(link: Link, game_id: str) -> AnyRow:
     return row
 
 
-POSITIONS_KEPT: Final = 4096
-_positions: dict[tuple[str, str], Position] = {}
-_positions_guard = threading.Lock()
+POSITIONS_BYTES: Final = 16 * 1024 * 1024
+"""Parsed positions kept per process, by their text: the games in play (a position holds
+its cards as small shared values; :func:`position_size` counts it)."""
+
+
+def position_size(key: tuple[str, str], position: Position) -> int:
+    """A kept position: its text twice (the key, and about as much again in the value's
+    tuples of shared cards)."""
+    return text_size(*key) + 8 * len(key[1])
+
+
+_positions = Kept[tuple[str, str], Position]("positions", POSITIONS_BYTES, position_size)
 
 
 def position_of(kind: str, text: str) -> Position:
     """Positions are immutable values: the position of a game in play is parsed once, not
-    at every request (parsing a 52-cell grid costs about 0.1 ms); the last
-    :data:`POSITIONS_KEPT` are kept by their text."""
+    at every request (parsing a 52-cell grid costs about 0.1 ms); the ones used last are
+    kept by their text, up to :data:`POSITIONS_BYTES`. ``text`` is a stored game's."""
     found = _positions.get((kind, text))
     if found is None:
-        found = game_kind(kind).rules.parse(text)
-        keep_position(kind, text, found)
+        found = keep_position(kind, text, game_kind(kind).rules.parse(text))
     return found
 
 
-def keep_position(kind: str, text: str, position: Position) -> None:
+def keep_position(kind: str, text: str, position: Position) -> Position:
     """Keep ``position`` under ``text``: the position a move made is the one the next move
     starts from, read back as text from the game's row."""
-    with _positions_guard:
-        if len(_positions) >= POSITIONS_KEPT and (kind, text) not in _positions:
-            del _positions[next(iter(_positions))]  # the longest kept
-        _positions[(kind, text)] = position
+    return _positions.put((kind, text), position)
 
 
 GAME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Game)) - {

@@ -68,18 +68,27 @@ def restart(
     *, db: Database, game_id: str, version: int, player_id: str, now: datetime | None = None
 ) -> Game:
     """Give up the game (if still in play) and deal the same deal again, from the start:
-    one transaction, so a restart is never half done."""
+    one transaction, so a restart is never half done. The restart names the ``version``
+    it was asked on and is applied once: asked again on that version (a double click,
+    eight tabs at once), it answers the game the first one dealt."""
     now = now or utcnow()
-
+    restart_of = f"{game_id}:{version}"
     try:
         with db.write() as session:  # rare: a session of its own, for the new record
             link = db.link(session)
             row = get_row(link, game_id)
+            if row.version != version:
+                raise Conflict("restarted on another version")
             if row.status == "playing":
                 _store(link, game_id, Resign(), version, None, now)
             record, position = _new_record(player_id, row.kind, row.variant, row.deal, now)
+            record.restart_of = restart_of
             session.add(record)
     except Conflict:
+        with db.read() as session:
+            dealt = queries.restarted(session, restart_of)
+            if dealt is not None:
+                return view(dealt)
         _stale(db, game_id)
     return view(record, position)
 

@@ -17,7 +17,10 @@ default: a hint never waits behind a verdict's long search), and:
 
 What a game's searches keep between asks (a resumable round search, the lines it proved)
 lives in the worker process, one memory per game (``GameKind.searches``), which lets go of
-it when the worker grows past ``WORKER_MAX_BYTES``.
+it when the worker grows past ``WORKER_MAX_BYTES``; a worker that grows past
+``WORKER_HARD_BYTES`` all the same (a search's own memory) ends at once, its askers are told
+"busy", and the next ask starts another. So the site's processes stay under the memory the
+README promises whatever the searches asked for.
 
 The pool is made with the app (``app.state.solvers``) and handed to the service's calls:
 nothing here is a module global of the serving process.
@@ -25,9 +28,11 @@ nothing here is a module global of the serving process.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -40,6 +45,7 @@ from app.games import KINDS, game_kind
 from app.rules.protocol import Answer, Searches
 
 Question = Literal["hint", "answer"]
+logger = logging.getLogger("solitaire.solvers")
 
 HINT_BUDGET_MS: Final = 900
 ANSWER_BUDGET_MS: Final = 15_000
@@ -51,8 +57,11 @@ WAITERS: Final = 8
 """Requests waiting for a search at once (others are told the solver is busy)."""
 CACHE_BYTES: Final = 8 * 1024 * 1024
 """Answers kept in the serving process, by their approximate size."""
-WORKER_MAX_BYTES: Final = 192 * 1024 * 1024
-"""A worker past this resident size lets go of its kept searches and lines."""
+WORKER_MAX_BYTES: Final = 128 * 1024 * 1024
+"""A worker past this resident size after a search lets go of its kept searches and lines."""
+WORKER_HARD_BYTES: Final = 144 * 1024 * 1024
+"""A worker past this resident size at any moment ends (checked every 50 ms)."""
+WATCH_SECONDS: Final = 0.05
 WORKER_NICENESS: Final = 10
 
 
@@ -148,6 +157,19 @@ def _start_worker() -> None:
     its memory of searches in this worker."""
     os.nice(WORKER_NICENESS)
     _WORKER.update({kind: game.searches() for kind, game in KINDS.items()})
+    threading.Thread(target=_watch_memory, name="memory-watch", daemon=True).start()
+
+
+def _watch_memory() -> None:
+    """In the worker process: end it the moment it grows past :data:`WORKER_HARD_BYTES`."""
+    while True:
+        time.sleep(WATCH_SECONDS)
+        if _resident_bytes() > WORKER_HARD_BYTES:
+            logger.error("a solver process grew past %d MiB: it ends", WORKER_HARD_BYTES >> 20)
+            os._exit(SOLVER_TOO_BIG)
+
+
+SOLVER_TOO_BIG: Final = 70
 
 
 _WORKER: Final[dict[str, Searches]] = {}

@@ -6,6 +6,8 @@ the service (:mod:`app.games`).
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import threading
 import time
@@ -64,6 +66,16 @@ class FairLock:
                 self._held = False
 
 
+def private_file(path: Path) -> None:
+    """Make the SQLite file (and its folder, if missing) for its owner only: it holds every
+    game's key. The folder is made 0700 and the file 0600 before SQLite opens it (its
+    ``-wal`` and ``-shm`` files take the file's permissions); existing ones are left as
+    the operator made them."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 class Database:
     """One engine and two kinds of session (reads, and writes that take the lock first)
     for the site's occasional work; for its hot path, a game read by one statement
@@ -80,7 +92,7 @@ class Database:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
-            Path(self.url.database).parent.mkdir(parents=True, exist_ok=True)
+            private_file(Path(self.url.database))
         # Pre-ping: a connection the server dropped is replaced before use, not failed on.
         # SQLite has no server to drop one (a broken file connection is let go of on its
         # error, below), so it is not pinged: that was a SELECT 1 before every transaction.

@@ -140,6 +140,8 @@ class GameRecord(Base):
         # (fk_games_kind_game_kinds): a new game brings a migration that inserts it.
         CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
         Index("ix_games_player_status", "player_id", "status", "last_action_at"),
+        # A restart is applied once: the game and version it restarted, at most one game.
+        Index("ix_games_restart_of", "restart_of", unique=True),
         # Covering indexes for the statistics (app.store.stats): every column they read.
         Index("ix_games_finished", "kind", "variant", "finished_at", *STATS_COLUMNS),
         Index(
@@ -234,6 +236,8 @@ class GameRecord(Base):
     games begun before undo snapshots: their undo replays the history from the deal."""
     daily_on: Mapped[date | None] = mapped_column(Date)
     """The UTC day whose deal of the day this game was started as (None: any other game)."""
+    restart_of: Mapped[str | None] = mapped_column(String(48))
+    """For a game dealt by a restart: ``<game id>:<version>`` of the game restarted."""
 
 
 class MoveRecord(Base):

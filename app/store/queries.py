@@ -47,6 +47,11 @@ def game(session: Session, game_id: str) -> GameRecord | None:
     return session.get(GameRecord, game_id)
 
 
+def restarted(session: Session, restart_of: str) -> GameRecord | None:
+    """The game a restart (``<game id>:<version>``) dealt, if it was applied."""
+    return session.scalars(select(GameRecord).where(GameRecord.restart_of == restart_of)).first()
+
+
 def game_row(link: Link, game_id: str) -> AnyRow | None:
     """The game's row (every column), without loading a :class:`GameRecord`."""
     return link.one(GAME_ROW, {"game_id": game_id})
@@ -71,6 +76,75 @@ def append_moves(link: Link, rows: list[dict[str, object]]) -> None:
 def moves(link: Link, game_id: str) -> list[AnyRow]:
     """The game's history rows (kind and notation), in ply order."""
     return link.all(MOVES_OF, {"game_id": game_id})
+
+
+KINDS_BETWEEN = (
+    select(MOVES.c.kind)
+    .where(
+        MOVES.c.game_id == bindparam("game_id"),
+        MOVES.c.ply >= bindparam("low"),
+        MOVES.c.ply <= bindparam("high"),
+    )
+    .order_by(MOVES.c.ply)
+)
+NOTATION_AT = select(MOVES.c.notation).where(
+    MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply == bindparam("ply")
+)
+HISTORY_BETWEEN = (
+    select(MOVES.c.ply, MOVES.c.kind, MOVES.c.notation, MOVES.c.created_at)
+    .where(
+        MOVES.c.game_id == bindparam("game_id"),
+        MOVES.c.ply >= bindparam("low"),
+        MOVES.c.ply <= bindparam("high"),
+    )
+    .order_by(MOVES.c.ply)
+)
+
+
+def kinds_between(link: Link, game_id: str, low: int, high: int) -> list[str]:
+    """The kinds of the game's actions from ply ``low`` to ``high``, in order."""
+    return [
+        row.kind for row in link.all(KINDS_BETWEEN, {"game_id": game_id, "low": low, "high": high})
+    ]
+
+
+def notation_at(link: Link, game_id: str, ply: int) -> str:
+    row = link.one(NOTATION_AT, {"game_id": game_id, "ply": ply})
+    return "" if row is None else str(row.notation)
+
+
+def history_between(link: Link, game_id: str, low: int, high: int) -> list[AnyRow]:
+    """The game's history rows from ply ``low`` to ``high`` (ply, kind, notation, time)."""
+    return link.all(HISTORY_BETWEEN, {"game_id": game_id, "low": low, "high": high})
+
+
+HISTORY_AFTER = (
+    select(MOVES.c.ply, MOVES.c.notation)
+    .where(MOVES.c.game_id == bindparam("game_id"), MOVES.c.ply > bindparam("after"))
+    .order_by(MOVES.c.ply)
+    .limit(1000)
+)
+HISTORY_CHUNK = 1000
+"""History rows a read of :data:`HISTORY_AFTER` returns at most."""
+
+
+HISTORY_COUNT = (
+    select(func.count().label("actions"))
+    .select_from(MOVES)
+    .where(MOVES.c.game_id == bindparam("game_id"))
+)
+
+
+def history_count(link: Link, game_id: str) -> int:
+    """How many actions the game's history holds."""
+    row = link.one(HISTORY_COUNT, {"game_id": game_id})
+    return int(row[0]) if row is not None else 0
+
+
+def history_after(session: Session, game_id: str, after: int) -> Sequence[AnyRow]:
+    """At most :data:`HISTORY_CHUNK` of the game's history rows (ply, notation) after ply
+    ``after``."""
+    return session.execute(HISTORY_AFTER, {"game_id": game_id, "after": after}).all()
 
 
 def history(session: Session, game_id: str) -> Sequence[MoveRecord]:

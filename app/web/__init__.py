@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeSerializer
 
-from app.config import ROOT, Settings, get_settings, secret_key
+from app.config import ROOT, Settings, get_settings, secret_key, site_address
 from app.service import solvers
 from app.store import Database
 from app.web import errors
@@ -38,7 +38,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app = FastAPI(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.settings = settings
     app.state.db = db or Database(settings.database_url)
-    app.state.templates = make_templates(settings.base_url)
+    app.state.templates = make_templates(site_address(settings))
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
     app.state.solvers = pool

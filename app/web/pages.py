@@ -14,7 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from app import i18n, service
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
-from app.rules.protocol import Answer, Position
+from app.rules.protocol import Answer, Position, Verdict
 from app.service import Game, Table
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
@@ -200,3 +200,54 @@ def verdict_words(game: Game, answer: Answer | None) -> str:
     if answer is None:
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
     return game.game.verdict(game.position, answer.verdict, len(answer.moves), answer.positions)
+
+
+def steps_page(
+    request: Request,
+    steps: service.Steps,
+    steps_url: str,
+    solution_verdict: Verdict | None = None,
+    *,
+    watching: bool = False,
+) -> Response:
+    """A replay or a solution: a window of steps to go through (``steps``), each action in
+    words, the board at the step shown; its links go to ``steps_url?step=N``. The page, or
+    with htmx the ``#replay`` fragment (``_replay.html``), which any page can include with
+    the same context. ``watching``: the replay a watch link shows (``steps_url``): every
+    link and form goes there, none to the game (its address stays hidden)."""
+    game = steps.game
+    hidden: dict[str, Any] = {"action_url": steps_url, "game_url": steps_url} if watching else {}
+    described = [
+        (entry, describe_action(game, entry.kind, entry.notation, before, after))
+        for entry, before, after in zip(
+            steps.entries, steps.positions, steps.positions[1:], strict=False
+        )
+    ]
+    return render(
+        request,
+        "_replay.html" if is_htmx(request) else "replay.html",
+        watching=watching,
+        **hidden,
+        game=game,
+        step=steps.step,
+        last=steps.last,
+        first=steps.first,
+        earlier=steps.earlier,
+        later=steps.later,
+        steps=described,
+        board=game.game.board(steps.position, playable=False),
+        hinted=frozenset(),
+        position=steps.position,
+        steps_url=steps_url,
+        solution_verdict=solution_verdict,
+        solution_words=game.game.solution(solution_verdict) if solution_verdict else "",
+    )
+
+
+def describe_action(game: Game, kind: str, notation: str, before: Position, after: Position) -> str:
+    """An action of the history in words (undo and giving up are every game's)."""
+    if kind == "undo":
+        return _("undo")
+    if kind == "resign":
+        return _("resign")
+    return game.game.describe(kind, notation, before, after)

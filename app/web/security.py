@@ -63,7 +63,7 @@ class Security:
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)
-        private = scope["path"].startswith(PRIVATE_PREFIXES)
+        private = scope["path"].startswith(PRIVATE_PREFIXES) or scope["path"] == "/games"
         head = scope["method"] == "HEAD"
         if head:
             scope = {**scope, "method": "GET"}
@@ -73,9 +73,13 @@ class Security:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = list(HEADERS)
+                kept = [_relative(name, value) for name, value in message.get("headers", [])]
                 if private:
                     extra.append((b"x-robots-tag", b"noindex, nofollow"))
-                kept = [_relative(name, value) for name, value in message.get("headers", [])]
+                    # A game's pages and exports, My games and the transfer pages hold what
+                    # only the URL's holder may see: no shared or back/forward cache keeps them.
+                    if not any(name.lower() == b"cache-control" for name, _value in kept):
+                        extra.append((b"cache-control", b"no-store"))
                 message["headers"] = [*kept, *extra]
             elif head and message["type"] == "http.response.body":
                 message = {**message, "body": b""}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterable
 from datetime import timedelta
-from typing import Any, Final, Protocol
+from typing import Any, ClassVar, Final, Protocol
 from urllib.parse import urlsplit
 
 from fastapi.templating import Jinja2Templates
@@ -17,6 +17,7 @@ from starlette.datastructures import URL, URLPath
 from starlette.requests import Request
 
 from app import i18n, words
+from app.caches import Kept, key, text_size
 from app.config import ROOT
 from app.service import IDLE_CAP
 from app.web import names
@@ -42,33 +43,37 @@ def clock(milliseconds: int) -> str:
     return _UNIT.sub(lambda unit: f"{units[unit[0][0]]:0{len(unit[0])}}", pattern)
 
 
-URL_PATHS_KEPT: Final = 4096
+URL_PATHS_BYTES: Final = 1024 * 1024
+"""Route paths kept per site: each game's few addresses, for the few thousand games in play."""
 
 
 class Paths:
     """Each route's path found once per site (one site, one set of templates): finding it
     tries every route in turn, an exception each miss, and a page asks a dozen times a
-    render. With ``base_url`` (the ``BASE_URL`` setting) absolute links are built from it,
+    render. Absolute links are built from ``base_url`` (:func:`app.config.site_address`),
     never from the request's ``Host`` header."""
 
     def __init__(self, base_url: str = "") -> None:
         self.base_url = base_url
         self.prefix = urlsplit(base_url).path.rstrip("/")
-        self.found: dict[tuple[str, tuple[tuple[str, Any], ...]], URLPath] = {}
+        self.found = Kept[tuple[str, tuple[tuple[str, Any], ...]], URLPath](
+            "route paths", URL_PATHS_BYTES, lambda key, path: text_size(key, str(path))
+        )
 
     def route_path(self, request: Request, name: str, path_params: dict[str, Any]) -> URLPath:
         key = (name, tuple(sorted(path_params.items())))
         path = self.found.get(key)
         if path is None:
-            if len(self.found) >= URL_PATHS_KEPT:
-                self.found.clear()
-            path = self.found[key] = request.scope["router"].url_path_for(name, **path_params)
+            path = self.found.put(key, request.scope["router"].url_path_for(name, **path_params))
         return path
 
     def url_for(self, request: Request, name: str, /, **path_params: Any) -> URL:
-        """Starlette's ``url_for``: the absolute URL."""
+        """Starlette's ``url_for``: the absolute URL from the site's address (never from
+        the request's ``Host``); without one, the path alone."""
         path = self.route_path(request, name, path_params)
-        return path.make_absolute_url(base_url=self.base_url or request.base_url)
+        if not self.base_url:
+            return URL(self.path_for(request, name, **path_params))
+        return path.make_absolute_url(base_url=self.base_url)
 
     def path_for(self, request: Request, name: str, /, **path_params: Any) -> str:
         """The path alone (``/games/…/actions``), as forms and links on the site's own pages
@@ -83,8 +88,8 @@ def paths(request: Request) -> Paths:
     return found
 
 
-CELLS_KEPT: Final = 20_000
-"""Cells' markup kept per site: about 6 MB at most, the cells of a few hundred games."""
+CELLS_BYTES: Final = 8 * 1024 * 1024
+"""Cells' markup kept per site: the cells of a few hundred games."""
 
 
 class Cell(Protocol):
@@ -109,7 +114,7 @@ def make_cell_markup(env: Environment) -> Any:
     is mostly lookups: drawing 52 cells through Jinja2 and wording each for a screen reader
     was over half of a move's render. The macro uses nothing but its arguments and the
     reader's language, so what it made before is what it would make again."""
-    kept: dict[tuple[object, ...], Markup] = {}
+    kept = Kept[Any, Markup]("cells", CELLS_BYTES, _part_size)
 
     def cell_markup(
         template: str,
@@ -122,37 +127,50 @@ def make_cell_markup(env: Environment) -> Any:
         that sends only the cells it changed)."""
         macro = env.get_template(template).module.cell  # type: ignore[attr-defined]
         locale = i18n.current()
-        parts = []
-        for cell in cells:
-            lit = cell.name in hinted
-            url = game_url if cell.links else ""
-            key = (locale, template, cell, lit, url, oob)
-            markup = kept.get(key)
+        drawn = [(cell, cell.name in hinted, game_url if cell.links else "") for cell in cells]
+        keys = [key(locale, template, cell, lit, url, oob) for cell, lit, url in drawn]
+        parts: list[Markup] = []
+        for (cell, lit, url), found, markup in zip(drawn, keys, kept.get_many(keys), strict=True):
             if markup is None:
-                if len(kept) >= CELLS_KEPT:
-                    kept.clear()
                 made = macro(cell, lit, url, oob=True) if oob else macro(cell, lit, url)
-                markup = kept[key] = made
+                markup = kept.put(found, made)
             parts.append(markup)
         return Markup("").join(parts)
 
     return cell_markup
 
 
-KEPT_PARTS: Final = 4096
-"""Parts of pages kept per site (a page's head, a game's foot and controls): a few MB."""
+PARTS_BYTES: Final = 8 * 1024 * 1024
+"""Parts of pages kept per site (a page's head, a game's foot and controls)."""
+
+
+def _part_size(key: tuple[object, ...], markup: str) -> int:
+    """A kept piece of markup: its text, and its key's strings (a cell's facts count as a
+    small object each)."""
+    return text_size(markup, *(part if isinstance(part, str) else 64 for part in key))
+
+
+class KeepKeyMissing(AssertionError):
+    """A ``{% keep %}`` part drew differently under the same keys: a key is missing, and the
+    kept part would show one page's HTML on another."""
 
 
 class KeepExtension(Extension):
     """``{% keep "name", key, … %}…{% endkeep %}``: a part of a page that draws the same
     for the same keys in the same language (the site's header, a game's foot), drawn once
-    and then reused. The keys must name everything the part shows besides words."""
+    and then reused. The keys must name everything the part shows besides words; they are
+    values the server made or checked (a game's id, its kind), never what a client sent.
+
+    ``verify`` (the tests turn it on) draws every part again at each use and raises
+    :class:`KeepKeyMissing` when it differs from the kept one: any page the tests render
+    in two states that one key would confuse fails."""
 
     tags = {"keep"}  # noqa: RUF012  (Jinja2's own attribute)
+    verify: ClassVar[bool] = False
 
     def __init__(self, environment: Environment) -> None:
         super().__init__(environment)
-        self.parts: dict[tuple[object, ...], Markup] = {}
+        self.parts = Kept[tuple[object, ...], Markup]("page parts", PARTS_BYTES, _part_size)
 
     def parse(self, parser: Parser) -> nodes.Node:
         lineno = next(parser.stream).lineno
@@ -167,9 +185,9 @@ class KeepExtension(Extension):
         key = (i18n.current(), *keys)
         part = self.parts.get(key)
         if part is None:
-            if len(self.parts) >= KEPT_PARTS:
-                self.parts.clear()
-            part = self.parts[key] = Markup(caller())
+            return self.parts.put(key, Markup(caller()))
+        if self.verify and part != caller():
+            raise KeepKeyMissing(f"{{% keep {keys!r} %}} drew differently under the same keys")
         return part
 
 

@@ -2,7 +2,11 @@
 
 - ``action``: moves, generous enough for the fastest play (a person plays a few a second);
 - ``search``: hints, "Still winnable?" and solutions, which run the solver;
-- ``new_game``: new games (each one a row, and a new player for a browser without one).
+- ``new_game``: new games (each one a row, and a new player for a browser without one);
+- ``replay``: replays and the history export, whose cost grows with a game's history,
+  however bounded each answer is (the position export reads one row: not counted);
+- ``player``: players made (a row each), for a browser without a cookie that has
+  something to be remembered (per address: such a browser has no player yet).
 
 Counts live in each server process's memory by default (a moving window), so with W worker
 processes a limit is up to W times higher. Set ``RATE_LIMIT_STORAGE`` to a Redis or Valkey
@@ -28,7 +32,7 @@ from limits.util import WindowStats
 from app.config import Settings
 from app.web.players import current_player
 
-Cost = Literal["action", "search", "new_game"]
+Cost = Literal["action", "search", "new_game", "replay", "player"]
 logger = logging.getLogger("solitaire.throttle")
 
 REFUSAL_DELAY: Final = 1.0
@@ -112,6 +116,14 @@ class Throttle:
             "new_game": (
                 parse(settings.rate_limit_new_game_player),
                 parse(settings.rate_limit_new_game_address),
+            ),
+            "replay": (
+                parse(settings.rate_limit_replay_player),
+                parse(settings.rate_limit_replay_address),
+            ),
+            "player": (
+                parse(settings.rate_limit_new_player_address),
+                parse(settings.rate_limit_new_player_address),
             ),
         }
 

@@ -5,7 +5,7 @@ The wins' indexes are partial (``status = 'won'``): a game in play is in none of
 so a move never updates them.
 
 Revision ID: 0009
-Revises: 0006
+Revises: 0008
 Create Date: 2026-12-01
 """
 
@@ -17,7 +17,7 @@ from alembic import op
 from app.store.models import UTCDateTime
 
 revision = "0009"
-down_revision = "0006"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

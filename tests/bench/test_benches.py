@@ -46,3 +46,9 @@ def test_stats_page_runs() -> None:
 
 def test_solver_runs() -> None:
     assert "FreeCell deals 1-3" in smoke("solver.py")
+
+
+def test_attacks_run_on_a_real_server() -> None:
+    out = smoke("attacks.py")
+    for shape in ("parts: 20 GETs", "history: 200 actions: replay 200", "settings: 10"):
+        assert shape in out

@@ -69,11 +69,14 @@ def live_server(migrated_file: Path, tmp_path_factory: pytest.TempPathFactory) -
     """The site's base URL (``http://127.0.0.1:PORT``), served for the whole session."""
     path = tmp_path_factory.mktemp("browser") / "solitaire.db"
     shutil.copy(migrated_file, path)
-    app = create_app(Settings(database_url=f"sqlite:///{path}", secret_key="browser-test", **FAST))
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
+    settings = Settings(
+        database_url=f"sqlite:///{path}", secret_key="browser-test", port=port, **FAST
+    )
+    app = create_app(settings)  # its links name the address it serves
     config = uvicorn.Config(
         app, host="127.0.0.1", port=port, log_level="warning", access_log=False, lifespan="off"
     )

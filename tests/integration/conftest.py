@@ -59,7 +59,7 @@ def start_server(migrated_file: Path, tmp_path: Path) -> Iterator[Callable[..., 
             "SECRET_KEY": "integration-test",
             **{
                 f"RATE_LIMIT_{cost}{who}": "100000/second"
-                for cost in ("", "SEARCH_", "NEW_GAME_")
+                for cost in ("", "SEARCH_", "NEW_GAME_", "REPLAY_", "NEW_PLAYER_")
                 for who in ("PLAYER", "ADDRESS")
             },
             **settings,

@@ -52,10 +52,11 @@ def new_game(client: httpx.Client, kind: str) -> str:
     return response.headers["location"].rsplit("/", 1)[-1]
 
 
-def flood(url: str, seconds: float) -> None:
+def flood(url: str, seconds: float, spread: bool = False) -> None:
     """In a process of its own (the victim's timings must not wait for its threads):
     FLOODERS clients, each starting fresh deals and asking for a hint and a verdict on
-    each; prints the statuses and the failures as JSON."""
+    each (``spread``: each from an address of its own, 127.0.0.10 on, so no per-address
+    limit holds them back); prints the statuses and the failures as JSON."""
     os.nice(10)  # the attackers' own work is not the server's: it yields the processor
     stop = threading.Event()
     statuses: list[int] = []
@@ -63,7 +64,8 @@ def flood(url: str, seconds: float) -> None:
 
     def client_loop(number: int) -> None:
         kind = "montana" if number % 2 else "freecell"
-        with httpx.Client(base_url=url, timeout=20) as client:
+        transport = httpx.HTTPTransport(local_address=f"127.0.0.{10 + number}") if spread else None
+        with httpx.Client(base_url=url, timeout=20, transport=transport) as client:
             game_id = None
             while not stop.is_set():
                 try:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.games.montana import rules as montana
-from app.rules.history import effective, entry, positions, replay
+from app.rules.history import Entry, effective, entry, positions, positions_between, replay
 from app.rules.protocol import IllegalMoveError
 
 
@@ -60,3 +64,48 @@ def test_positions_step_through_undos_and_end_at_the_replay() -> None:
     assert steps[2] == after_move.redeal()
     assert steps[3] == steps[4] == after_move
     assert steps[-1] == replay(montana.RULES, 1, "expert", actions)
+
+
+@given(seed=st.integers(0, 10_000), first=st.integers(0, 60), size=st.integers(1, 30))
+@settings(max_examples=40, deadline=None)
+def test_a_window_from_snapshots_is_the_full_replay_s(seed: int, first: int, size: int) -> None:
+    """A replay's window, played from the positions stored before moves (undos reaching
+    back before the window, redeals, a history without snapshots), is the full replay's."""
+    rng = random.Random(seed)
+    position = montana.new_game(1 + seed % 50, "expert")
+    actions: list[Entry] = []
+    before: dict[int, str] = {}
+    undoable: list[tuple[int, montana.MontanaPosition]] = []
+    for ply in range(1, 71):
+        moves = position.legal_moves()
+        if undoable and (rng.random() < 0.3 or (not moves and not position.can_redeal())):
+            actions.append(("undo", "undo"))
+            position = undoable.pop()[1]
+            continue
+        action = rng.choice(moves).notation if moves else "redeal"
+        if not moves and not position.can_redeal():
+            break
+        actions.append(("move" if moves else "redeal", action))
+        before[ply] = position.to_text()
+        undoable.append((ply, position))
+        position = position.play(position.parse_action(action))
+    full = positions(montana, 1 + seed % 50, "expert", actions)
+    last = min(first + size, len(actions))
+    # Before the window only the kinds may be known: a notation is asked for when needed.
+    kinds_only = [
+        (kind, "" if ply < first else text) for ply, (kind, text) in enumerate(actions, 1)
+    ]
+    for snapshot in (before.get, None):
+        window = positions_between(montana, 1 + seed % 50, "expert", actions, first, last, snapshot)
+        assert window == full[first : last + 1]
+        lazily = positions_between(
+            montana,
+            1 + seed % 50,
+            "expert",
+            kinds_only,
+            first,
+            last,
+            snapshot,
+            lambda ply: actions[ply - 1][1],
+        )
+        assert lazily == full[first : last + 1]

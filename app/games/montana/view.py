@@ -8,10 +8,11 @@ fill a column-1 gap, or nothing).
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Final, Literal, NamedTuple
 
+from app.caches import Kept, key
 from app.games.montana.rules import (
     COLUMNS,
     ROWS,
@@ -152,12 +153,26 @@ def board(position: Position, *, playable: bool = True, pick: str | None = None)
     the last boards made are kept. A move's answer compares the board before it (made by
     the answer before) with the one after, and an undo goes back to a board made before."""
     assert isinstance(position, MontanaPosition)
-    return _board(position, playable, pick)
-
-
-@functools.lru_cache(maxsize=1024)
-def _board(position: MontanaPosition, playable: bool, pick: str | None) -> MontanaBoard:
+    # The key holds the gap checked, never the query's text (any string a client sends).
     picked = picked_gap(position, pick) if playable else None
+    found = _boards.get(key(position, playable, picked))
+    return _board(position, playable, picked) if found is None else found
+
+
+BOARDS_BYTES: Final = 8 * 1024 * 1024
+"""Boards kept per process (a board is 52 small cells, about 12 KB): the last few hundred."""
+BOARD_BYTES: Final = 12 * 1024
+
+_boards = Kept[Hashable, "MontanaBoard"](
+    "Montana boards", BOARDS_BYTES, lambda key, board: BOARD_BYTES
+)
+
+
+def _board(position: MontanaPosition, playable: bool, picked: int | None) -> MontanaBoard:
+    return _boards.put(key(position, playable, picked), _made(position, playable, picked))
+
+
+def _made(position: MontanaPosition, playable: bool, picked: int | None) -> MontanaBoard:
     candidates = {}
     if picked is not None:
         candidates = {move.card: move for move in position.moves_to(picked)}

@@ -11,12 +11,11 @@ from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import PlainTextResponse, RedirectResponse, Response
+from fastapi.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
 
 from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
-from app.rules.protocol import Position, Verdict
 from app.service import deals, names
 from app.service.solvers import SolverPool
 from app.store import Database
@@ -30,11 +29,13 @@ from app.web.pages import (
     render_game,
     said_after,
     stale_message,
+    steps_page,
     table_for,
     verdict_words,
 )
 from app.web.players import PlayerDep, see_other
 from app.web.refusals import refusal as refusal_words
+from app.web.templating import paths
 from app.web.throttle import limited
 
 router = APIRouter(prefix="/games")
@@ -317,63 +318,15 @@ def restart_game(
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
-@router.get("/{game_id}/replay", name="game_replay")
+@router.get("/{game_id}/replay", name="game_replay", dependencies=[Depends(limited("replay"))])
 def game_replay(
-    request: Request, db: DatabaseDep, game_id: str, step: int | None = None
+    request: Request, db: DatabaseDep, game_id: str, step: Annotated[int, Query(le=MAX_PAGE)] = -1
 ) -> Response:
-    """Step through the whole history from the deal; every step is a plain link."""
-    game, entries, positions = service.replay_steps(db=db, game_id=game_id)
-    return _steps_page(request, game, entries, positions, step)
-
-
-def _steps_page(
-    request: Request,
-    game: service.Game,
-    entries: list[service.HistoryEntry],
-    positions: list[Position],
-    step: int | None,
-    solution_verdict: Verdict | None = None,
-    watch_url: str | None = None,
-) -> Response:
-    """A replay or a solution: positions to step through, each action in words. With
-    ``watch_url``, the replay a watch link shows: every link and form goes there, none to
-    the game (its address stays hidden)."""
-    last = len(entries)
-    current = last if step is None and solution_verdict is None else min(max(step or 0, 0), last)
-    described = [
-        (entry, _describe(game, entry.kind, entry.notation, before, after))
-        for entry, before, after in zip(entries, positions, positions[1:], strict=False)
-    ]
-    template = "_replay.html" if is_htmx(request) else "replay.html"
-    route = "game_replay" if solution_verdict is None else "game_solution"
-    watching: dict[str, Any] = {"action_url": watch_url, "game_url": watch_url} if watch_url else {}
-    return render(
-        request,
-        template,
-        watching=bool(watch_url),
-        **watching,
-        game=game,
-        step=current,
-        last=last,
-        steps=described,
-        board=game.game.board(positions[current], playable=False),
-        hinted=frozenset(),
-        position=positions[current],
-        steps_url=watch_url or request.url_for(route, game_id=game.id),
-        solution_verdict=solution_verdict,
-        solution_words=game.game.solution(solution_verdict) if solution_verdict else "",
-    )
-
-
-def _describe(
-    game: service.Game, kind: str, notation: str, before: Position, after: Position
-) -> str:
-    """An action of the history in words (undo and giving up are every game's)."""
-    if kind == "undo":
-        return _("undo")
-    if kind == "resign":
-        return _("resign")
-    return game.game.describe(kind, notation, before, after)
+    """Step through the history from the deal, a window of steps at a time; every step is a
+    plain link."""
+    steps = service.replay_window(db=db, game_id=game_id, step=None if step < 0 else step)
+    url = paths(request).path_for(request, "game_replay", game_id=game_id)
+    return steps_page(request, steps, url)
 
 
 @router.get(
@@ -395,7 +348,9 @@ def game_solution(
     if step is not None and not service.solution_known(db=db, solvers=solvers, game_id=game_id):
         request.app.state.throttle.check(request, player, "search")  # a step that searches
     line = service.solution(db=db, solvers=solvers, game_id=game_id, counted=step is None)
-    return _steps_page(request, line.game, line.entries, line.positions, step, line.answer.verdict)
+    steps = service.steps_window(line.game, line.entries, line.positions, step or 0)
+    url = paths(request).path_for(request, "game_solution", game_id=game_id)
+    return steps_page(request, steps, url, line.answer.verdict)
 
 
 @router.get("/{game_id}/position", name="game_position")
@@ -403,10 +358,12 @@ def game_position(db: DatabaseDep, game_id: str) -> Response:
     return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
 
 
-@router.get("/{game_id}/history", name="game_history")
+@router.get("/{game_id}/history", name="game_history", dependencies=[Depends(limited("replay"))])
 def game_history(db: DatabaseDep, game_id: str) -> Response:
-    lines = [entry.notation for entry in service.history(db=db, game_id=game_id)]
-    return PlainTextResponse("".join(f"{line}\n" for line in lines))
+    """The actions, one a line, sent as they are read (a long history is never held whole)."""
+    return StreamingResponse(
+        service.history_export(db=db, game_id=game_id), media_type="text/plain; charset=utf-8"
+    )
 
 
 DIGITS = re.compile(r"[0-9]+")

@@ -10,6 +10,7 @@ from app.i18n import gettext as _
 from app.web.deps import DatabaseDep
 from app.web.pages import render
 from app.web.players import PlayerDep, see_other
+from app.web.templating import paths
 
 router = APIRouter()
 
@@ -23,7 +24,7 @@ def make_transfer(request: Request, db: DatabaseDep, player: PlayerDep) -> Respo
     return render(
         request,
         "transfer_link.html",
-        link=str(request.url_for("join", token=token)),
+        link=str(paths(request).url_for(request, "join", token=token)),
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
     )
 
@@ -47,7 +48,7 @@ def join(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Re
         "transfer_join.html",
         own=offer.sender == player,
         games_here=offer.games_here,
-        action=request.url_for("join", token=token),
+        action=paths(request).path_for(request, "join", token=token),
     )
 
 

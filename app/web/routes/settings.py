@@ -197,8 +197,18 @@ async def save_settings(request: Request, db: DatabaseDep, player: PlayerDep) ->
 def _save(
     request: Request, db: Database, player: str | None, changes: dict[str, str], next_path: str
 ) -> Response:
-    player_id, settings = service.save_settings(db=db, player_id=player, changes=changes)
+    if player is None and all(
+        getattr(service.DEFAULT_SETTINGS, name) == value for name, value in changes.items()
+    ):
+        # What a browser without a player already gets: nothing to remember, no row made.
+        player_id, settings = None, service.DEFAULT_SETTINGS
+    else:
+        if player is None:  # a new player, to remember this: counted per address
+            request.app.state.throttle.check(request, None, "player")
+        player_id, settings = service.save_settings(db=db, player_id=player, changes=changes)
     if not is_htmx(request):
+        if player_id is None:
+            return RedirectResponse(next_path, status_code=303)
         return see_other(request, next_path, player_id, player)
     if target(request) == AUTO_HOME_TARGET:
         response = render(
@@ -218,6 +228,6 @@ def _save(
             "off": [name for name, on in switches if not on],
         },
     )
-    if player_id != player:
+    if player_id is not None and player_id != player:
         remember_player(request, response, player_id)
     return response

@@ -12,8 +12,7 @@ from app.i18n import gettext as _
 from app.service import shares
 from app.web.deps import DatabaseDep
 from app.web.htmx import is_htmx
-from app.web.pages import render
-from app.web.routes.games import _steps_page
+from app.web.pages import render, steps_page
 from app.web.templating import paths
 
 router = APIRouter()
@@ -37,13 +36,13 @@ def share_page(request: Request, db: DatabaseDep, game_id: str) -> Response:
 @router.post("/games/{game_id}/share", name="share_game")
 def share_game(request: Request, db: DatabaseDep, game_id: str) -> Response:
     shares.share(db=db, game_id=game_id)
-    return RedirectResponse(request.url_for("share_page", game_id=game_id), status_code=303)
+    return RedirectResponse(request.url_for("share_page", game_id=game_id).path, status_code=303)
 
 
 @router.post("/games/{game_id}/share/revoke", name="revoke_share")
 def revoke_share(request: Request, db: DatabaseDep, game_id: str) -> Response:
     shares.revoke(db=db, game_id=game_id)
-    return RedirectResponse(request.url_for("share_page", game_id=game_id), status_code=303)
+    return RedirectResponse(request.url_for("share_page", game_id=game_id).path, status_code=303)
 
 
 @router.get("/watch/{token}", name="watch")
@@ -64,9 +63,9 @@ def watch(
         ) from None
     if since is not None and is_htmx(request) and since == game.version:
         return Response(status_code=204)
-    game, entries, positions = service.replay_steps(db=db, game_id=game.id)
+    steps = service.replay_window(db=db, game_id=game.id, step=step)
     url = paths(request).path_for(request, "watch", token=token)
-    response = _steps_page(request, game, entries, positions, step, watch_url=url)
+    response = steps_page(request, steps, url, watching=True)
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Robots-Tag"] = "noindex"
     return response
