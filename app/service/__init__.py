@@ -16,10 +16,12 @@ from app.service import commands
 from app.service.commands import (
     ALL_HOME,
     AllHome,
+    AskVerdict,
     Between,
     Command,
     CountHint,
     Play,
+    Redo,
     Resign,
     Undo,
 )
@@ -64,6 +66,7 @@ __all__ = [
     "STATUSES",
     "Acted",
     "AllHome",
+    "AskVerdict",
     "Between",
     "Command",
     "CountHint",
@@ -74,6 +77,7 @@ __all__ = [
     "HistoryEntry",
     "Mismatch",
     "Play",
+    "Redo",
     "Resign",
     "Solution",
     "SolverBusy",

@@ -143,6 +143,10 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
     added = after.version - version
     if isinstance(command, service.Undo):
         words = _("Move undone.")
+    elif isinstance(command, service.Redo):
+        played = acted.played or before.play(before.parse_action(acted.move))
+        move = after.game.describe("move", acted.move, before, played)
+        words = _("Move redone: %(move)s.") % {"move": move}
     elif isinstance(command, service.Resign | service.CountHint):
         words = ""
     elif isinstance(command, service.AllHome):

@@ -103,8 +103,9 @@
     }
     let key = event.key.toLowerCase();
     if (event.ctrlKey || event.metaKey) {
-      if (key !== "z") return;
-      key = "u";
+      // Ctrl+Z undoes; Ctrl+Y and Ctrl+Shift+Z redo.
+      if (key === "z") key = event.shiftKey ? "y" : "u";
+      else if (key !== "y") return;
     }
     if (key.length !== 1 && key !== "home") return;
     if (game.key && game.key(key)) { event.preventDefault(); return; }
@@ -232,8 +233,12 @@
     const play = time && time.closest("[data-clock]");
     if (!time || !play || time.dataset.running !== "true") return;
     const cap = parseInt(play.dataset.idleCapMs, 10) || 0;
-    const played = parseInt(time.dataset.playMs, 10) + Math.min(Date.now() - timerStart, cap);
+    const idle = Date.now() - timerStart;
+    const played = parseInt(time.dataset.playMs, 10) + Math.min(idle, cap);
     time.textContent = clock(played, play.dataset.clock);
+    // Past the cap the server counts no more time until the next action: say so.
+    const paused = $("#game [data-clock-paused]");
+    if (paused) paused.hidden = idle < cap;
   }
   setInterval(tick, 1000);
 

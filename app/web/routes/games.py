@@ -16,7 +16,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response
 from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
-from app.rules.protocol import Position, Verdict
+from app.rules.protocol import IllegalMoveError, Position, Verdict
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
@@ -51,7 +51,15 @@ def start_game(
     kind: ShortField,
     variant: ShortField = "",
     deal: ShortField = "",
+    back: ShortField = "",
 ) -> Response:
+    """A new game; ``back``, the game whose page asked (its deal-number field): a number
+    the site cannot deal goes back there with the reason, never to a page of its own."""
+    if back and deal_problem(kind.strip(), deal) is not None:
+        url = request.url_for("game_page", game_id=back).include_query_params(
+            baddeal=deal[:NOTES_MAX] or " "
+        )
+        return RedirectResponse(url, status_code=303)
     player_id = service.ensure_player(db=db, player_id=player)
     game = service.start(
         db=db,
@@ -61,6 +69,24 @@ def start_game(
         deal=_deal_number(deal),
     )
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
+
+
+def deal_problem(kind: str, text: str) -> str | None:
+    """Why ``text`` is not a deal number of ``kind`` the site can deal, in words; None
+    when it is one. Spaces, a leading ``#`` and thousands separators are fine."""
+    rules = KINDS[kind].rules if kind in KINDS else None
+    try:
+        number = _deal_number(text)
+    except FormError as error:
+        return str(error)
+    if number is None:
+        return _("Type a deal number, such as 11982.")
+    if rules is not None and not 1 <= number <= rules.max_deal:
+        return _("Deal numbers run from 1 to %(max)s, not %(deal)s.") % {
+            "max": i18n.number(rules.max_deal),
+            "deal": i18n.number(number),
+        }
+    return None
 
 
 @router.get("", name="my_games")
@@ -107,6 +133,8 @@ class _Notes:
     stale: str
     fewer: str
     slow: str
+    baddeal: str = ""
+    """A deal number typed in the game's deal field that the site cannot deal."""
 
 
 NOTES_MAX: Final = 32
@@ -129,6 +157,7 @@ async def page_notes(request: Request) -> _Notes:
         note("stale"),
         note("fewer"),
         note("slow"),
+        note("baddeal"),
     )
 
 
@@ -161,6 +190,8 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
         message = stale_message()
     elif notes.slow:
         message = too_many_words("action")
+    elif notes.baddeal:
+        message = deal_problem(game.kind, notes.baddeal)
     elif notes.fewer:
         moved, _sep, held = notes.fewer.partition("-")
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
@@ -286,6 +317,13 @@ def _game_action(
 
 def refusal(game: service.Game, action: str) -> str | None:
     """Why ``action`` (refused when posted without JavaScript) cannot be played now."""
+    command = service.commands.parse(action)
+    if isinstance(command, service.Undo | service.Redo):  # refused: nothing to take or bring back
+        word = "undo" if isinstance(command, service.Undo) else "redo"
+        code = f"nothing_to_{word}"
+        if game.is_final:
+            code = "game.won" if game.status == "won" else "game.given_up"
+        return refusal_words(IllegalMoveError(f"cannot {word}", code))
     try:
         game.position.play(game.position.parse_action(action))
     except ValueError as error:
@@ -352,6 +390,8 @@ def _describe(
         return _("undo")
     if kind == "resign":
         return _("resign")
+    if kind == "redo":
+        return _("redo: %(move)s") % {"move": game.game.describe("move", notation, before, after)}
     return game.game.describe(kind, notation, before, after)
 
 
@@ -393,7 +433,7 @@ DIGITS = re.compile(r"[0-9]+")
 
 
 def _deal_number(text: str) -> int | None:
-    text = text.strip().lstrip("#")
+    text = re.sub(r"[\s,_\u066c]", "", text).lstrip("#")
     if not text:
         return None
     if not DIGITS.fullmatch(text):
