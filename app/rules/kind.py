@@ -56,6 +56,9 @@ class GameKind:
     ``c-<name>``: a move's answer then sends only the cells it changed. None: the whole
     board each time."""
     cell_template: str = ""
+    why: Callable[[Position, str], str | None] = lambda position, place: None
+    """Why choosing the card or gap at ``place`` (``'B7'``) does nothing, in words (a card
+    that cannot move, a dead gap); None when it does something or names nothing."""
     keeps_unsure_hints: bool = True
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""

@@ -32,5 +32,6 @@ KIND: Final = GameKind(
     other_actions=_redeal,
     board_cells=view.cells,
     cell_template="montana/_cell.html",
+    why=view.why,
     keeps_unsure_hints=False,
 )

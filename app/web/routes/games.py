@@ -135,6 +135,10 @@ class _Notes:
     slow: str
     baddeal: str = ""
     """A deal number typed in the game's deal field that the site cannot deal."""
+    why: str = ""
+    """A card or gap the player chose that does nothing: the page says why."""
+    cancel: str = ""
+    """The player let go of what they were choosing (a 2, cards held): the page says so."""
 
 
 NOTES_MAX: Final = 32
@@ -158,6 +162,8 @@ async def page_notes(request: Request) -> _Notes:
         note("fewer"),
         note("slow"),
         note("baddeal"),
+        note("why"),
+        note("cancel"),
     )
 
 
@@ -192,6 +198,10 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
         message = too_many_words("action")
     elif notes.baddeal:
         message = deal_problem(game.kind, notes.baddeal)
+    elif notes.why and not game.is_over:
+        message = game.game.why(game.position, notes.why)
+    elif notes.cancel:
+        message = _("Cancelled: nothing was moved.")
     elif notes.fewer:
         moved, _sep, held = notes.fewer.partition("-")
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
@@ -324,8 +334,14 @@ def refusal(game: service.Game, action: str) -> str | None:
         if game.is_final:
             code = "game.won" if game.status == "won" else "game.given_up"
         return refusal_words(IllegalMoveError(f"cannot {word}", code))
+    source, _sep, rest = action.partition(">")
+    target, _sep, held = rest.partition(">")
     try:
-        game.position.play(game.position.parse_action(action))
+        if target:  # the places a click joined (see errors._posted_action)
+            count = int(held) if DIGITS.fullmatch(held) else 1
+            game.position.action_between(source, target, count)
+        else:
+            game.position.play(game.position.parse_action(action))
     except ValueError as error:
         return refusal_words(error)
     return None
