@@ -292,3 +292,18 @@ def test_the_new_words_in_hindi_and_arabic(
         )
     finally:
         context.close()
+
+
+def test_statistics_on_a_phone_never_scroll_sideways(
+    way_context: Callable[[Way], BrowserContext], artifacts: Path
+) -> None:
+    page = way_context("touch").new_page()
+    MontanaUI(page).start(1)  # a player with a game, so both tables show
+    page.goto("/stats")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 375
+    wide = page.eval_on_selector_all(
+        ".table-wrap", "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).length"
+    )
+    assert wide == 0, "a table scrolls sideways"
+    expect(page.locator(".stats-table td[data-label='Unfinished']").first).to_be_visible()
+    page.screenshot(path=artifacts / "phone-stats.png", full_page=True)
