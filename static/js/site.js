@@ -180,6 +180,35 @@
     }
   });
 
+  // -- motion: a card glides from where it was to where it went ---------------------------
+  // Before a swap each card's place is noted by its face; right after it, a card found
+  // elsewhere is drawn from its old place to its new one (a transform, so it already sits,
+  // and takes clicks, where it went: motion never delays the next click). None when the
+  // system or the player's preference asks for reduced motion.
+  const GLIDE_MS = 160;
+  const CARDS = "#board .fc-card, #board [data-cell]:not(.gap)";
+  const stillness = window.matchMedia("(prefers-reduced-motion: reduce)");
+  const moving = () => !stillness.matches && !document.documentElement.classList.contains("motion-reduced");
+  let places = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    places = null;
+    if (!moving() || !event.detail.target || event.detail.target.id !== "game") return;
+    places = new Map($$(CARDS).map((card) => [card.textContent, card.getBoundingClientRect()]));
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (!places) return;
+    const before = places;
+    places = null;
+    $$(CARDS).forEach((card) => {
+      const was = before.get(card.textContent);
+      if (!was || !card.animate) return;
+      const now = card.getBoundingClientRect();
+      const dx = was.left - now.left, dy = was.top - now.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+      card.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: GLIDE_MS, easing: "ease-out" });
+    });
+  });
+
   // An answer htmx does not swap (a refused request, a lost connection): say so.
   function tell(text) {
     const area = $("#game .message-area");

@@ -15,6 +15,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
 from tests.browser.test_freecell_browser import FreeCellUI
 from tests.browser.test_freecell_browser import fc as fc  # the fixture
+from tests.browser.test_freecell_browser import force_position as force_position  # the fixture
 from tests.browser.test_play_matrix import Way
 from tests.browser.test_play_matrix import way_context as way_context  # the fixture
 
@@ -307,3 +308,71 @@ def test_statistics_on_a_phone_never_scroll_sideways(
     assert wide == 0, "a table scrolls sideways"
     expect(page.locator(".stats-table td[data-label='Unfinished']").first).to_be_visible()
     page.screenshot(path=artifacts / "phone-stats.png", full_page=True)
+
+
+def _glides_after_a_move(page: Page) -> tuple[int, str]:
+    """Play Montana #1's first move; how many cards were animating right after the swap,
+    and the card the move took (read from its old cell)."""
+    ui = MontanaUI(page)
+    ui.start(1)
+    page.evaluate(
+        """() => document.addEventListener('htmx:afterSwap', () => {
+             window.__gliding = document.getAnimations().length; })"""
+    )
+    ui.act(ui.clickable.first)
+    return page.evaluate("window.__gliding || 0"), ui.version()
+
+
+def test_a_card_glides_to_where_it_goes_and_motion_never_delays_a_click(
+    montana: MontanaUI,
+) -> None:
+    gliding, version = _glides_after_a_move(montana.page)
+    assert gliding >= 1, "the moved card glides"
+    # The next click is taken at once, while the card is still gliding.
+    montana.act(montana.clickable.first)
+    assert montana.version() != version
+
+
+def test_the_win_is_celebrated(fc: FreeCellUI, force_position: Callable[[str, str], None]) -> None:
+    from tests.browser.test_freecell_browser import ALMOST_WON
+
+    fc.start(1)
+    force_position(fc.game_id, ALMOST_WON)
+    fc.page.reload()
+    fc.act(fc.exposed("1"), button="right")
+    names = fc.page.evaluate("document.getAnimations().map(a => a.animationName || '')")
+    assert "celebrate" in names
+
+
+@pytest.mark.parametrize("how", ["system", "preference"])
+def test_no_motion_when_reduced_motion_is_asked_for(
+    browser: Browser, live_server: str, how: str, force_position: Callable[[str, str], None]
+) -> None:
+    from tests.browser.test_freecell_browser import ALMOST_WON
+
+    options: dict[str, object] = {
+        "base_url": live_server,
+        "viewport": {"width": 1280, "height": 800},
+    }
+    if how == "system":
+        options["reduced_motion"] = "reduce"
+    context = browser.new_context(**options)  # type: ignore[arg-type]
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.add_init_script(COUNT_SETTLES)
+    if how == "preference":  # issue 26's player preference: a class on <html>
+        context.add_init_script(
+            "document.addEventListener('DOMContentLoaded', () =>"
+            " document.documentElement.classList.add('motion-reduced'))"
+        )
+    try:
+        page = context.new_page()
+        gliding, _version = _glides_after_a_move(page)
+        assert gliding == 0
+        fc = FreeCellUI(page)
+        fc.start(1)
+        force_position(fc.game_id, ALMOST_WON)
+        page.reload()
+        fc.act(fc.exposed("1"), button="right")
+        assert page.evaluate("document.getAnimations().length") == 0
+    finally:
+        context.close()
