@@ -265,8 +265,13 @@
     const idle = Date.now() - timerStart;
     const played = parseInt(time.dataset.playMs, 10) + Math.min(idle, cap);
     time.textContent = clock(played, play.dataset.clock);
-    // Past the cap the server counts no more time until the next action: say so.
-    const paused = $("#game [data-clock-paused]");
+    // Past the cap the server counts no more time until the next action: say so beside it.
+    let paused = $("#game [data-clock-paused]");
+    if (!paused && idle >= cap && play.dataset.paused) {
+      paused = Object.assign(document.createElement("small"), { className: "clock-paused", textContent: play.dataset.paused });
+      paused.dataset.clockPaused = "";
+      time.after(paused);
+    }
     if (paused) paused.hidden = idle < cap;
   }
   setInterval(tick, 1000);
