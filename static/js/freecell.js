@@ -207,5 +207,6 @@
       return true;
     },
     focusable: "#board a.fc-card, #board button.fc-place",
+    cards: "#board .fc-card",
   });
 })();

@@ -16,6 +16,7 @@
 //     restore(state),    // after the swap, with what remember() gave; true when it did
 //     focusable,         // a selector: the board's element that takes focus rather than
 //                        // leaving the player on <body>
+//     cards,             // a selector: the board's cards, each named by its face (motion)
 //   });
 //
 // and uses what this file shares: Solitaire.send(fields) posts the page's #js-action form
@@ -186,20 +187,21 @@
   // and takes clicks, where it went: motion never delays the next click). None when the
   // system or the player's preference asks for reduced motion.
   const GLIDE_MS = 160;
-  const CARDS = "#board .fc-card, #board [data-cell]:not(.gap)";
   const stillness = window.matchMedia("(prefers-reduced-motion: reduce)");
   const moving = () => !stillness.matches && !document.documentElement.classList.contains("motion-reduced");
   let places = null;
   document.addEventListener("htmx:beforeSwap", (event) => {
     places = null;
     if (!moving() || !event.detail.target || event.detail.target.id !== "game") return;
-    places = new Map($$(CARDS).map((card) => [card.textContent, card.getBoundingClientRect()]));
+    const cards = hooks().cards;
+    if (!cards) return;
+    places = new Map($$(cards).map((card) => [card.textContent, card.getBoundingClientRect()]));
   });
   document.addEventListener("htmx:afterSwap", (event) => {
     if (!places) return;
     const before = places;
     places = null;
-    $$(CARDS).forEach((card) => {
+    $$(hooks().cards || "none").forEach((card) => {
       const was = before.get(card.textContent);
       if (!was || !card.animate) return;
       const now = card.getBoundingClientRect();
