@@ -159,6 +159,7 @@ def _batch(
                 "variant": variant,
                 "deal": template.deal,
                 "status": "won" if template.won else "lost",
+                "result": "won" if template.won else "lost",
                 "resigned": template.entries[-1][0] == "resign",
                 "version": len(template.entries),
                 "position": final.to_text(),

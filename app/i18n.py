@@ -238,3 +238,8 @@ def decimal(value: float, digits: int = 1) -> str:
 def listing(items: list[str]) -> str:
     """``'A, B and C'`` in the reader's language (Babel's list patterns)."""
     return format_list(items, locale=babel_locale())
+
+
+def either(items: list[str]) -> str:
+    """``'A, B or C'`` in the reader's language (Babel's "or" list patterns)."""
+    return format_list(items, style="or", locale=babel_locale())

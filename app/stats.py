@@ -64,14 +64,20 @@ class GroupStats:
     """Mean score over finished games (a game that keeps a score)."""
     mean_cards_left_lost: float | None
     """Mean cards left on the table in lost games."""
+    unfinished: int = 0
+    """Games in play with a move in force and no result yet."""
 
     @property
     def played(self) -> int:
+        """Games with a result: won, or lost (a loss stays one after an undo)."""
         return self.won + self.lost
 
     @property
     def win_percent(self) -> float | None:
-        return 100 * self.won / self.played if self.played else None
+        """Wins out of every game begun with a move: an unfinished game counts as not won
+        (walking away from a game never keeps a record perfect)."""
+        counted = self.played + self.unfinished
+        return 100 * self.won / counted if counted else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +96,7 @@ def group_stats(*, db: Database, group: Group, player_id: str | None) -> GroupSt
         totals = queries.totals(session, scope)
         current, best = queries.streaks(session, scope, totals.lost)
         median = queries.median_win_ms(session, scope, totals.won)
+        unfinished = queries.unfinished(session, scope)
     return GroupStats(
         group=group,
         won=totals.won,
@@ -102,6 +109,7 @@ def group_stats(*, db: Database, group: Group, player_id: str | None) -> GroupSt
         mean_moves_per_win=totals.mean_moves_per_win,
         mean_score=totals.mean_score,
         mean_cards_left_lost=totals.mean_cards_left_lost,
+        unfinished=unfinished,
     )
 
 

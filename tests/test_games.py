@@ -146,7 +146,8 @@ def test_loss_is_recorded_at_once_and_undo_takes_it_back(db: Database, player: s
         service.act(db=db, game_id=game.id, action="QS D12", version=1)
     back = service.act(db=db, game_id=game.id, action="undo", version=1)
     # (Undo replays the history from the deal; this forced position has none behind it.)
-    assert (back.status, back.finished_at) == ("playing", None)
+    # The game is in play again, but the loss stays on the record, with its moment.
+    assert (back.status, back.result, back.finished_at) == ("playing", "lost", T0)
 
 
 def test_resign_is_final(db: Database, player: str) -> None:
@@ -162,10 +163,11 @@ def test_resign_is_final(db: Database, player: str) -> None:
 def test_play_time_counts_intervals_capped_at_a_minute(db: Database, player: str) -> None:
     game = new(db, player)
     at = [T0 + timedelta(seconds=s) for s in (10, 15, 3600)]
-    service.act(db=db, game_id=game.id, action="5H C4", version=0, now=at[0])
+    first = service.act(db=db, game_id=game.id, action="5H C4", version=0, now=at[0])
+    assert first.play_ms == 0, "the clock starts at the first move, not when the deal opened"
     service.act(db=db, game_id=game.id, action="6S A13", version=1, now=at[1])
     after = service.act(db=db, game_id=game.id, action="undo", version=2, now=at[2])
-    assert after.play_ms == (10 + 5 + 60) * 1000
+    assert after.play_ms == (5 + 60) * 1000
 
 
 def test_history_replays_to_the_stored_position(db: Database, player: str) -> None:

@@ -44,6 +44,7 @@ def add_games(
                     created_at=finished,
                     last_action_at=finished,
                     finished_at=None if letter == "P" else finished,
+                    result=None if letter == "P" else status,
                     **extra,
                 )
             )
@@ -93,7 +94,7 @@ def test_ties_in_finish_time_are_ordered_by_id(db: Database) -> None:
                     id=game_id, player_id="t", kind="montana", variant="expert", deal=1,
                     status=status, resigned=False, version=1, position="", score=0,
                     cards_left=0, moves_count=1, play_ms=1000, created_at=T0,
-                    last_action_at=T0, finished_at=T0,
+                    last_action_at=T0, finished_at=T0, result=status,
                 )
             )  # fmt: skip
     result = stats.group_stats(db=db, group=MONTANA, player_id="t")

@@ -1,11 +1,22 @@
 """A game's history of actions, and the position it leads to.
 
 History is append-only: an ``undo`` is an action too. The **effective** actions are what is
-left after every undo has taken back the last ``move`` or ``redeal`` together with the
-``auto`` moves that followed it; replaying them from the deal gives the position.
+left after every undo has taken back the last ``move``, ``redeal`` or ``redo`` together with
+the ``auto`` moves that followed it; replaying them from the deal gives the position.
+
+A ``redo`` brings back what the last undo took back: its notation is that move's (or
+``redeal``), and the automatic moves that came with it follow it as ``auto`` rows again.
+Undone moves come back in order, until a new move or redeal is made.
 
 >>> effective([("move", "6S A13"), ("move", "QS B9"), ("undo", "undo")])
 [('move', '6S A13')]
+>>> history = [("move", "6S A13"), ("move", "QS B9"), ("undo", "undo"), ("undo", "undo")]
+>>> redoable(history)
+[[('move', 'QS B9')], [('move', '6S A13')]]
+>>> redoable([*history, ("redo", "6S A13")])
+[[('move', 'QS B9')]]
+>>> redoable([*history, ("move", "8C B7")])
+[]
 """
 
 from __future__ import annotations
@@ -19,7 +30,7 @@ Entry = tuple[ActionKind, str]
 """One action as stored: its kind and its notation."""
 
 ACTION_KINDS: Final[dict[str, ActionKind]] = {
-    kind: kind for kind in ("move", "auto", "redeal", "undo", "resign")
+    kind: kind for kind in ("move", "auto", "redeal", "undo", "redo", "resign")
 }
 
 
@@ -44,6 +55,29 @@ def effective(actions: Iterable[Entry]) -> list[Entry]:
         elif kind != "resign":
             stack.append((kind, notation))
     return stack
+
+
+def redoable(actions: Iterable[Entry]) -> list[list[Entry]]:
+    """What Redo can bring back, the next one last: each undone move or redeal with the
+    automatic moves that came with it."""
+    done: list[list[Entry]] = []
+    undone: list[list[Entry]] = []
+    for kind, notation in actions:
+        if kind == "auto" and done:
+            done[-1].append((kind, notation))
+        elif kind == "undo":
+            if not done:
+                raise IllegalMoveError("nothing to undo", "nothing_to_undo")
+            undone.append(done.pop())
+        elif kind == "redo":
+            if not undone:
+                raise IllegalMoveError("nothing to redo", "nothing_to_redo")
+            undone.pop()
+            done.append([(kind, notation)])
+        elif kind != "resign":
+            undone.clear()
+            done.append([(kind, notation)])
+    return undone
 
 
 def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> Position:

@@ -35,6 +35,10 @@ class BoardMaker(Protocol):
         ...
 
 
+def _never_why(position: Position, place: str) -> str | None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Presenter:
     """A game in the reader's language and on screen: its words and its board."""
@@ -64,6 +68,9 @@ class Presenter:
     ``c-<name>``: a move's answer then sends only the cells it changed. None: the whole
     board each time."""
     cell_template: str = ""
+    why: Callable[[Position, str], str | None] = _never_why
+    """Why choosing the card or gap at ``place`` (``'B7'``) does nothing, in words (a card
+    that cannot move, a dead gap); None when it does something or names nothing."""
 
 
 def _no_actions(position: Position) -> Sequence[Action]:
@@ -151,3 +158,7 @@ class GameKind:
     @property
     def cell_template(self) -> str:
         return self.presenter.cell_template
+
+    @property
+    def why(self) -> Callable[[Position, str], str | None]:
+        return self.presenter.why

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol, Self, runtime_checkable
 
-ActionKind = Literal["move", "auto", "redeal", "undo", "resign"]
+ActionKind = Literal["move", "auto", "redeal", "undo", "redo", "resign"]
 Outcome = Literal["won", "lost"]
 AutoHome = Literal["off", "safe", "all"]
 """Which cards a game sends home by itself after a move: none, the safe ones (the

@@ -16,10 +16,12 @@ from app.service import commands
 from app.service.commands import (
     ALL_HOME,
     AllHome,
+    AskVerdict,
     Between,
     Command,
     CountHint,
     Play,
+    Redo,
     Resign,
     Undo,
 )
@@ -80,6 +82,7 @@ __all__ = [
     "STEPS_SHOWN",
     "Acted",
     "AllHome",
+    "AskVerdict",
     "Between",
     "Command",
     "CountHint",
@@ -90,6 +93,7 @@ __all__ = [
     "HistoryEntry",
     "Mismatch",
     "Play",
+    "Redo",
     "Resign",
     "Settings",
     "Solution",

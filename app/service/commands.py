@@ -1,7 +1,7 @@
 """What a player can ask of a game, parsed once from the text a form posts.
 
->>> parse("  UNDO "), parse("resign"), parse("all-home"), parse("8C  B7")
-(Undo(), Resign(), AllHome(), Play(text='8C B7'))
+>>> parse("  UNDO "), parse("redo"), parse("resign"), parse("all-home"), parse("8C  B7")
+(Undo(), Redo(), Resign(), AllHome(), Play(text='8C B7'))
 """
 
 from __future__ import annotations
@@ -13,6 +13,12 @@ from typing import Final
 @dataclass(frozen=True, slots=True)
 class Undo:
     """Take back the last move or redeal in force, with the automatic moves after it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Redo:
+    """Bring back the move or redeal the last undo took back (with its automatic moves):
+    undone moves come back in order until a new move is made."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +53,21 @@ class CountHint:
     """The player was shown a hint or a solution: the game counts the help (no ply)."""
 
 
-Command = Undo | Resign | AllHome | Play | Between | CountHint
+@dataclass(frozen=True, slots=True)
+class AskVerdict:
+    """The player asked "Still winnable?" here: the game keeps the position it asked at, so
+    the answer is shown in this game only, and only there (no ply)."""
+
+
+Command = Undo | Redo | Resign | AllHome | Play | Between | CountHint | AskVerdict
 
 ALL_HOME: Final = "all-home"
-_WORDS: Final[dict[str, Command]] = {"undo": Undo(), "resign": Resign(), ALL_HOME: AllHome()}
+_WORDS: Final[dict[str, Command]] = {
+    "undo": Undo(),
+    "redo": Redo(),
+    "resign": Resign(),
+    ALL_HOME: AllHome(),
+}
 
 
 def parse(text: str) -> Command:

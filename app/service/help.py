@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from app.rules.protocol import Answer, Hint, Position
-from app.service.commands import CountHint
+from app.service.commands import AskVerdict, CountHint
 from app.service.model import Game, GameOver, HistoryEntry
 from app.service.play import apply
 from app.service.records import load
@@ -41,15 +41,22 @@ def winnable(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     """Can the game still be won from here? (a game played in rounds: can this round be cleared?)
 
     Answers within about a second: None while the search goes on in the solver's process
-    (asking again later gets its answer)."""
+    (asking again later gets its answer). The game keeps that it asked, at this position:
+    the answer is shown in this game only, there (never to another game on the same deal,
+    nor before it was asked)."""
     game = load(db=db, game_id=game_id)
+    if game.verdict_position != game.text:
+        game = apply(db=db, game_id=game.id, action=AskVerdict(), version=None).game
     result = solvers.ask(_job("answer", game), CHECK_WAIT)
     return game, result if isinstance(result, Answer) else None
 
 
 def known_answer(solvers: SolverPool, game: Game) -> Answer | None:
-    """The answer already found for the game's current position, or None; never searches
-    (a player coming back to a position sees its verdict again)."""
+    """The answer already found for the game's current position, when this game asked for
+    it there; else None. Never searches: answers kept for a position answer quickly, but
+    never unasked (a player coming back to where they asked sees the verdict again)."""
+    if game.verdict_position is None or game.verdict_position != game.text:
+        return None
     result = solvers.known(_job("answer", game))
     return result if isinstance(result, Answer) else None
 

@@ -64,6 +64,13 @@ class Game:
     created_at: datetime
     last_action_at: datetime
     finished_at: datetime | None
+    result: str | None = None
+    """The result on the player's record (``won``, ``lost``): a loss stays one."""
+    verdict_position: str | None = None
+    """The position at which this game last asked "Still winnable?" (its answer shows
+    there, and when the game comes back to it)."""
+    redo_count: int = 0
+    """Undone moves Redo can bring back."""
     text: str = ""
     """The position as stored (its notation), when read from the row: the key the
     solver's kept answers are found by, without writing the position out again."""
@@ -89,6 +96,10 @@ class Game:
     @property
     def can_undo(self) -> bool:
         return not self.is_final and self.moves_count > 0
+
+    @property
+    def can_redo(self) -> bool:
+        return not self.is_final and self.redo_count > 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +189,9 @@ def view(
         created_at=record.created_at,
         last_action_at=record.last_action_at,
         finished_at=record.finished_at,
+        result=record.result,
+        verdict_position=record.verdict_position,
+        redo_count=record.redo_count,
         text=record.position,
     )
     if changes:
@@ -191,9 +205,15 @@ def view(
 
 
 def outcome_values(
-    position: Position, resigned: bool, finished_at: datetime | None, now: datetime
+    position: Position,
+    resigned: bool,
+    finished_at: datetime | None,
+    now: datetime,
+    result: str | None = None,
 ) -> dict[str, object]:
-    """The game row's columns that follow from its position."""
+    """The game row's columns that follow from its position and the result already on
+    record (``result``): a loss once reached stays the result, and its moment
+    (``finished_at``) stays too, whatever follows (an undo back into play, a win)."""
     status: GameStatus
     if position.is_won():
         status = "won"
@@ -201,10 +221,13 @@ def outcome_values(
         status = "lost"
     else:
         status = "playing"
+    if result != "lost" and status != "playing":
+        result, finished_at = status, finished_at or now
     return {
         "status": status,
         "position": position.to_text(),
         "score": position.score,
         "cards_left": position.cards_left,
-        "finished_at": None if status == "playing" else finished_at or now,
+        "result": result,
+        "finished_at": finished_at if result else None,
     }

@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from typing import Final, NoReturn
 
 from app.games import game_kind
-from app.rules.history import Entry, effective, entry, replay
+from app.rules.history import Entry, effective, entry, redoable, replay
 from app.rules.protocol import (
     AutoHome,
     HasFoundations,
@@ -23,7 +23,18 @@ from app.rules.protocol import (
     Position,
     RuleError,
 )
-from app.service.commands import AllHome, Between, Command, CountHint, Play, Resign, Undo, parse
+from app.service.commands import (
+    AllHome,
+    AskVerdict,
+    Between,
+    Command,
+    CountHint,
+    Play,
+    Redo,
+    Resign,
+    Undo,
+    parse,
+)
 from app.service.model import (
     IDLE_CAP,
     Game,
@@ -43,6 +54,7 @@ from app.store.models import GameRecord
 from app.store.queries import AnyRow
 
 MAX_AUTO_MOVES: Final = 52
+ZERO: Final = timedelta(0)
 
 
 def start(
@@ -219,8 +231,8 @@ def _store(
     ``link``'s transaction."""
     row = get_row(link, game_id)
     before = position_of(row.kind, row.position)
-    if isinstance(command, CountHint):
-        return _count_hint(link, row, before)
+    if isinstance(command, CountHint | AskVerdict):
+        return _no_ply(link, row, before, command)
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     uses = game_kind(row.kind).uses_auto_moves
@@ -232,7 +244,8 @@ def _store(
         raise
     entries, position = change.entries, change.position
     resigned = row.resigned or isinstance(command, Resign)
-    elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP)
+    # The clock starts at the first action: the time before it (reading the deal) is free.
+    elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP) if row.version else ZERO
     values: dict[str, object] = {
         "version": row.version + len(entries),
         "resigned": resigned,
@@ -240,7 +253,8 @@ def _store(
         "play_ms": row.play_ms + elapsed // timedelta(milliseconds=1),
         "last_action_at": now,
         "undo_top": change.undo_top,
-        **outcome_values(position, resigned, row.finished_at, now),
+        "redo_count": change.redo_count,
+        **outcome_values(position, resigned, row.finished_at, now, row.result),
     }
     if not queries.claim_version(link, game_id, version, values):
         raise StaleVersion(view(row, before))
@@ -256,9 +270,14 @@ def _store(
     return Acted(before, view(row, position, values), wanted, entries[0][1], change.played)
 
 
-def _count_hint(link: Link, row: AnyRow, position: Position) -> Acted:
-    """One more hint (or solution) seen: no ply, the version stays."""
-    values: dict[str, object] = {"hints_used": row.hints_used + 1}
+def _no_ply(link: Link, row: AnyRow, position: Position, command: Command) -> Acted:
+    """One more hint (or solution) seen, or "Still winnable?" asked at this position: no
+    ply, the version stays."""
+    values: dict[str, object] = (
+        {"hints_used": row.hints_used + 1}
+        if isinstance(command, CountHint)
+        else {"verdict_position": row.position}
+    )
     if not queries.claim_version(link, row.id, row.version, values):
         raise StaleVersion(view(row, position))
     return Acted(position, view(row, position, values), DEFAULT_SETTINGS)
@@ -267,12 +286,14 @@ def _count_hint(link: Link, row: AnyRow, position: Position) -> Acted:
 @dataclass(frozen=True, slots=True)
 class _Change:
     """What a command does: the history rows it adds, the position after it, the new move
-    count and undo top, and whether undo can take it back (a move or a redeal)."""
+    count, undo top and redo count, and whether undo can take it back (a move, a redeal
+    or a redo)."""
 
     entries: list[Entry]
     position: Position
     moves_count: int
     undo_top: int | None
+    redo_count: int = 0
     pushes: bool = False
     played: Position | None = None
 
@@ -287,7 +308,11 @@ def _change(
     if isinstance(command, Undo):
         return _undo(link, row)
     if isinstance(command, Resign):
-        return _Change([("resign", "resign")], position, row.moves_count, row.undo_top)
+        return _Change(
+            [("resign", "resign")], position, row.moves_count, row.undo_top, row.redo_count
+        )
+    if isinstance(command, Redo):
+        return _redo(link, row, position)
     if row.status == "lost":
         raise GameOver("no moves are left: undo, or start a new game", "game.no_moves_left")
     # A game begun before undo snapshots keeps undoing by replay (its undo_top is None).
@@ -330,11 +355,42 @@ def _undo(link: Link, row: AnyRow) -> _Change:
         snapshot = queries.undo_snapshot(link, row.id, row.undo_top)
     if snapshot is not None and snapshot.before is not None:
         position = position_of(row.kind, snapshot.before)
-        return _Change([("undo", "undo")], position, row.moves_count - 1, snapshot.below)
+        return _Change(
+            [("undo", "undo")], position, row.moves_count - 1, snapshot.below, row.redo_count + 1
+        )
     past = [entry(r.kind, r.notation) for r in queries.moves(link, row.id)]
     remaining = effective([*past, ("undo", "undo")])
     position = replay(game_kind(row.kind).rules, row.deal, row.variant, remaining)
-    return _Change([("undo", "undo")], position, _count_moves(remaining), None)
+    return _Change([("undo", "undo")], position, _count_moves(remaining), None, row.redo_count + 1)
+
+
+def _redo(link: Link, row: AnyRow, position: Position) -> _Change:
+    """Bring back what the last undo took back, with the automatic moves that came with
+    it, from the history (only a redo reads it): stored as ``redo`` and ``auto`` rows."""
+    if row.redo_count <= 0:
+        raise IllegalMoveError("nothing to redo", "nothing_to_redo")
+    past = [entry(r.kind, r.notation) for r in queries.moves(link, row.id)]
+    waiting = redoable(past)
+    if not waiting:
+        raise IllegalMoveError("nothing to redo", "nothing_to_redo")
+    group = waiting[-1]
+    played = None
+    entries: list[Entry] = []
+    for kind, notation in group:
+        position = position.play(position.parse_action(notation))
+        entries.append(("redo", notation) if not entries else ("auto", notation))
+        played = played or position
+        assert kind == "auto" or len(entries) == 1
+    pushed = None if row.undo_top is None else row.version + 1
+    return _Change(
+        entries,
+        position,
+        row.moves_count + 1,
+        pushed,
+        len(waiting) - 1,
+        pushes=pushed is not None,
+        played=played,
+    )
 
 
 def _all_home(position: Position) -> tuple[list[Entry], Position]:

@@ -64,7 +64,7 @@ def _check_snapshots(rules: Rules, record: GameRecord, rows: list[MoveRecord]) -
         if row.kind == "undo":
             _, position = pushed.pop()
             continue
-        if row.kind in ("move", "redeal"):
+        if row.kind in ("move", "redeal", "redo"):
             top = pushed[-1][0] if pushed else 0
             if record.undo_top is not None and row.before is None:
                 return f"ply {row.ply}: no position stored before the move"

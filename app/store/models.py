@@ -80,7 +80,11 @@ Motion = Literal["on", "reduced"]
 MOTIONS: Final[tuple[Motion, ...]] = ("on", "reduced")
 
 
-STATS_COLUMNS = ("status", "play_ms", "moves_count", "score", "cards_left", "id")
+GameResult = Literal["won", "lost"]
+"""The result on a player's record: a loss stays there even when Undo takes the game back."""
+GAME_RESULTS: Final[tuple[GameResult, ...]] = ("won", "lost")
+
+STATS_COLUMNS = ("result", "play_ms", "moves_count", "score", "cards_left", "id")
 """The columns statistics read besides the keys: kept in their indexes."""
 
 
@@ -139,6 +143,7 @@ class GameRecord(Base):
         # Named by the convention: ck_games_status. The kind is a row of game_kinds
         # (fk_games_kind_game_kinds): a new game brings a migration that inserts it.
         CheckConstraint(_one_of("status", GAME_STATUSES), name="status"),
+        CheckConstraint(_one_of("result", GAME_RESULTS), name="result"),
         Index("ix_games_player_status", "player_id", "status", "last_action_at"),
         # A restart is applied once: the game and version it restarted, at most one game.
         Index("ix_games_restart_of", "restart_of", unique=True),
@@ -231,6 +236,16 @@ class GameRecord(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     last_action_at: Mapped[datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the result on the record was reached (it stays when Undo takes a loss back)."""
+    result: Mapped[GameResult | None] = mapped_column(String(8))
+    """``won`` or ``lost`` once the game reached either: what the statistics count. A loss
+    stays a loss whatever follows (an undo, a win after it)."""
+    verdict_position: Mapped[str | None] = mapped_column(Text)
+    """The position at which "Still winnable?" was last asked in this game: its answer is
+    shown there only (and when the game comes back to it), never to a game that did not
+    ask."""
+    redo_count: Mapped[int] = mapped_column(Integer, server_default="0")
+    """How many undone moves Redo can bring back, in order (a new move makes it 0)."""
     undo_top: Mapped[int | None] = mapped_column(Integer)
     """The ply of the move or redeal the next ``undo`` takes back (0: none). ``None`` for
     games begun before undo snapshots: their undo replays the history from the deal."""

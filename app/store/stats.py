@@ -1,9 +1,11 @@
 """Statistics as SQL aggregates over indexed columns: nothing loads every game.
 
 Each function takes a :class:`Scope`: one game kind and variant, and optionally one player.
-Only finished games count (won or lost: exactly those with a ``finished_at``); their order
-is ``finished_at`` then ``id``. Two covering indexes (see the models) hold every column
-these queries read, so they scan an index range and never the games table.
+Games with a result count (won or lost: exactly those with a ``finished_at``; a loss
+stays one even when Undo took the game back into play); their order is ``finished_at``
+then ``id``. Unfinished games (in play, no result yet) are counted apart. Two covering
+indexes (see the models) hold every column these queries read, so they scan an index range
+and never the games table.
 """
 
 from __future__ import annotations
@@ -47,8 +49,8 @@ class Totals:
 
 
 def totals(session: Session, scope: Scope) -> Totals:
-    won = GameRecord.status == "won"
-    lost = GameRecord.status == "lost"
+    won = GameRecord.result == "won"
+    lost = GameRecord.result == "lost"
     row = session.execute(
         select(
             func.count().filter(won),
@@ -71,13 +73,27 @@ def totals(session: Session, scope: Scope) -> Totals:
     )
 
 
+def unfinished(session: Session, scope: Scope) -> int:
+    """Games in play with no result yet in which at least one move is in force."""
+    conditions = [
+        GameRecord.kind == scope.kind,
+        GameRecord.variant == scope.variant,
+        GameRecord.status == "playing",
+        GameRecord.result.is_(None),
+        GameRecord.moves_count > 0,
+    ]
+    if scope.player_id is not None:
+        conditions.append(GameRecord.player_id == scope.player_id)
+    return int(session.scalar(select(func.count()).where(*conditions)) or 0)
+
+
 def median_win_ms(session: Session, scope: Scope, wins: int) -> float | None:
     """The median winning time: the middle one or two of the wins ordered by time."""
     if wins == 0:
         return None
     middle = (
         select(GameRecord.play_ms)
-        .where(scope.where(), GameRecord.status == "won")
+        .where(scope.where(), GameRecord.result == "won")
         .order_by(GameRecord.play_ms)
         .offset((wins - 1) // 2)
         .limit(2 if wins % 2 == 0 else 1)
@@ -93,10 +109,10 @@ def streaks(session: Session, scope: Scope, losses: int) -> tuple[int, int]:
     so a streak is a group, the best streak the largest group and the current streak the
     group numbered by all the losses (the wins after the last one).
     """
-    lost = case((GameRecord.status == "lost", 1), else_=0)
+    lost = case((GameRecord.result == "lost", 1), else_=0)
     ordered = (
         select(
-            GameRecord.status,
+            GameRecord.result,
             func.sum(lost)
             .over(order_by=(GameRecord.finished_at, GameRecord.id), rows=(None, 0))
             .label("losses_before"),
@@ -106,7 +122,7 @@ def streaks(session: Session, scope: Scope, losses: int) -> tuple[int, int]:
     )
     runs = (
         select(ordered.c.losses_before, func.count().label("length"))
-        .where(ordered.c.status == "won")
+        .where(ordered.c.result == "won")
         .group_by(ordered.c.losses_before)
         .subquery()
     )
@@ -125,7 +141,7 @@ def streaks(session: Session, scope: Scope, losses: int) -> tuple[int, int]:
 def recent_results(session: Session, scope: Scope, limit: int) -> list[bool]:
     """Won or not, for the last ``limit`` finished games, oldest first."""
     rows = session.scalars(
-        select(GameRecord.status == "won")
+        select(GameRecord.result == "won")
         .where(scope.where())
         .order_by(GameRecord.finished_at.desc(), GameRecord.id.desc())
         .limit(limit)
@@ -148,7 +164,7 @@ def win_time_histogram(session: Session, scope: Scope) -> list[int]:
     counts = [0] * (len(WIN_TIME_BINS_MINUTES) + 1)
     rows = session.execute(
         select(bucket, func.count())
-        .where(scope.where(), GameRecord.status == "won")
+        .where(scope.where(), GameRecord.result == "won")
         .group_by(bucket)
     ).all()
     for index, count in rows:
@@ -162,8 +178,8 @@ def results_per_day(session: Session, scope: Scope, since: datetime) -> dict[str
     rows = session.execute(
         select(
             day,
-            func.count().filter(GameRecord.status == "won"),
-            func.count().filter(GameRecord.status == "lost"),
+            func.count().filter(GameRecord.result == "won"),
+            func.count().filter(GameRecord.result == "lost"),
         )
         .where(scope.where(), GameRecord.finished_at >= since)
         .group_by(day)

@@ -52,7 +52,9 @@ def install(app: FastAPI) -> None:
             return render_error(request, 422, title=_("Cannot do that"), message=words(error))
         if is_page_form(request):
             action = request.query_params.get("action") or await _posted_action(request)
-            return back_to_game(request, game_id, refused=action[:32])
+            held = await _still_held(request)
+            params = {"sel": held} if held else {}
+            return back_to_game(request, game_id, refused=action[:32], **params)
         game = getattr(error, "game", None)
         if isinstance(game, service.Game):  # the service says what it refused, as it is
             table = await in_thread(table_for, request, game)
@@ -164,6 +166,8 @@ async def _still_held(request: Request) -> str | None:
     if request.method != "POST":
         return None
     form = await request.form()
+    if form.get("drag"):  # a refused drag lets go: the card goes back, not held
+        return None
     action, place, held = form.get("action", ""), form.get("source", ""), form.get("held")
     if not isinstance(action, str) or not isinstance(place, str) or not isinstance(held, str):
         return None
@@ -174,9 +178,17 @@ async def _still_held(request: Request) -> str | None:
 
 
 async def _posted_action(request: Request) -> str:
+    """The posted ``action``, or the places a click joined (``3>6>2``: from column 3 to
+    column 6, two cards held), which the game page words again."""
     form = await request.form()
-    action = form.get("action")
-    return action if isinstance(action, str) else ""
+    action, source, target = form.get("action"), form.get("source"), form.get("target")
+    if isinstance(action, str) and action.strip():
+        return action
+    if isinstance(source, str) and isinstance(target, str) and source and target:
+        held = form.get("held")
+        count = held if isinstance(held, str) and held.isdecimal() else "1"
+        return f"{source[:2]}>{target[:2]}>{count[:2]}"
+    return ""
 
 
 def render_error(request: Request, status: int, title: str, message: object) -> Response:

@@ -148,6 +148,10 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
     added = after.version - version
     if isinstance(command, service.Undo):
         words = _("Move undone.")
+    elif isinstance(command, service.Redo):
+        played = acted.played or before.play(before.parse_action(acted.move))
+        move = after.game.describe("move", acted.move, before, played)
+        words = _("Move redone: %(move)s.") % {"move": move}
     elif isinstance(command, service.Resign | service.CountHint):
         words = ""
     elif isinstance(command, service.AllHome):
@@ -250,4 +254,6 @@ def describe_action(game: Game, kind: str, notation: str, before: Position, afte
         return _("undo")
     if kind == "resign":
         return _("resign")
+    if kind == "redo":
+        return _("redo: %(move)s") % {"move": game.game.describe("move", notation, before, after)}
     return game.game.describe(kind, notation, before, after)

@@ -19,6 +19,9 @@ from app.words import Params, fill
 
 WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "nothing_to_undo": lambda p: _("There is nothing to undo."),
+    "nothing_to_redo": lambda p: _(
+        "There is nothing to redo: only a move you undid can come back."
+    ),
     # Starting a game
     "game.unknown": lambda p: fill(_("There is no game called %(text)s here."), p),
     "game.unknown_variant": lambda p: fill(

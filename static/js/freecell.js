@@ -123,7 +123,8 @@
     setTimeout(() => { swallowClick = false; }, 0);
     if (!drop) return;
     const place = dropPlaceAt(event.clientX, event.clientY);
-    if (place && canDrop(d, place)) send({ source: d.src, target: place.dataset.drop, held: d.count });
+    // A drag says so: refused, the card goes back rather than staying held.
+    if (place && canDrop(d, place)) send({ source: d.src, target: place.dataset.drop, held: d.count, drag: "1" });
   }
   document.addEventListener("pointerup", (event) => endDrag(event, true));
   document.addEventListener("pointercancel", (event) => endDrag(event, false));
@@ -206,5 +207,6 @@
       return true;
     },
     focusable: "#board a.fc-card, #board button.fc-place",
+    cards: "#board .fc-card",
   });
 })();

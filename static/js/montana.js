@@ -62,5 +62,6 @@
       return true;
     },
     focusable: "#game [data-cell][tabindex='0']",
+    cards: "#board [data-cell]:not(.gap)",
   });
 })();

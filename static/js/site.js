@@ -16,6 +16,7 @@
 //     restore(state),    // after the swap, with what remember() gave; true when it did
 //     focusable,         // a selector: the board's element that takes focus rather than
 //                        // leaving the player on <body>
+//     cards,             // a selector: the board's cards, each named by its face (motion)
 //   });
 //
 // and uses what this file shares: Solitaire.send(fields) posts the page's #js-action form
@@ -103,8 +104,9 @@
     }
     let key = event.key.toLowerCase();
     if (event.ctrlKey || event.metaKey) {
-      if (key !== "z") return;
-      key = "u";
+      // Ctrl+Z undoes; Ctrl+Y and Ctrl+Shift+Z redo.
+      if (key === "z") key = event.shiftKey ? "y" : "u";
+      else if (key !== "y") return;
     }
     if (key.length !== 1 && key !== "home") return;
     if (game.key && game.key(key)) { event.preventDefault(); return; }
@@ -188,6 +190,36 @@
     (detail.on || []).forEach((name) => html.classList.add(name));
   });
 
+  // -- motion: a card glides from where it was to where it went ---------------------------
+  // Before a swap each card's place is noted by its face; right after it, a card found
+  // elsewhere is drawn from its old place to its new one (a transform, so it already sits,
+  // and takes clicks, where it went: motion never delays the next click). None when the
+  // system or the player's preference asks for reduced motion.
+  const GLIDE_MS = 160;
+  const stillness = window.matchMedia("(prefers-reduced-motion: reduce)");
+  const moving = () => !stillness.matches && !document.documentElement.classList.contains("motion-reduced");
+  let places = null;
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    places = null;
+    if (!moving() || !event.detail.target || event.detail.target.id !== "game") return;
+    const cards = hooks().cards;
+    if (!cards) return;
+    places = new Map($$(cards).map((card) => [card.textContent, card.getBoundingClientRect()]));
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (!places) return;
+    const before = places;
+    places = null;
+    $$(hooks().cards || "none").forEach((card) => {
+      const was = before.get(card.textContent);
+      if (!was || !card.animate) return;
+      const now = card.getBoundingClientRect();
+      const dx = was.left - now.left, dy = was.top - now.top;
+      if (Math.abs(dx) < 1 && Math.abs(dy) < 1) return;
+      card.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: GLIDE_MS, easing: "ease-out" });
+    });
+  });
+
   // An answer htmx does not swap (a refused request, a lost connection): say so.
   function tell(text) {
     const area = $("#game .message-area");
@@ -245,8 +277,17 @@
     const play = time && time.closest("[data-clock]");
     if (!time || !play || time.dataset.running !== "true") return;
     const cap = parseInt(play.dataset.idleCapMs, 10) || 0;
-    const played = parseInt(time.dataset.playMs, 10) + Math.min(Date.now() - timerStart, cap);
+    const idle = Date.now() - timerStart;
+    const played = parseInt(time.dataset.playMs, 10) + Math.min(idle, cap);
     time.textContent = clock(played, play.dataset.clock);
+    // Past the cap the server counts no more time until the next action: say so beside it.
+    let paused = $("#game [data-clock-paused]");
+    if (!paused && idle >= cap && play.dataset.paused) {
+      paused = Object.assign(document.createElement("small"), { className: "clock-paused", textContent: play.dataset.paused });
+      paused.dataset.clockPaused = "";
+      time.after(paused);
+    }
+    if (paused) paused.hidden = idle < cap;
   }
   setInterval(tick, 1000);
 

@@ -18,6 +18,7 @@ from app.web.names import variant_name
 from tests.browser.conftest import ACTION_TIMEOUT_MS, MontanaUI
 from tests.browser.test_accessibility import describe
 from tests.browser.test_freecell_browser import FreeCellUI
+from tests.browser.test_freecell_browser import force_position as force_position  # the fixture
 
 SIZES: Final[list[ViewportSize]] = [
     {"width": 1280, "height": 720},
@@ -296,3 +297,76 @@ def test_axe_finds_nothing(page: Page, kind: str, width: int) -> None:
             fc.act(page.get_by_role("button", name="Yes, give up"))
     violations = axe_violations(page)
     assert violations == [], f"axe on {kind} at {width}px:\n{describe(violations)}"
+
+
+def _reach(page: Page, kind: str, state: str, force: Callable[[str, str], None]) -> None:
+    """Bring a fresh game of ``kind`` to ``state`` (the page then shows it)."""
+    from app.games.montana import rules as montana_rules
+    from tests.browser.test_freecell_browser import ALMOST_WON
+
+    ui = start(page, kind)
+    path = ui.game_path
+
+    def post(action: str, version: int) -> None:
+        answer = page.request.post(
+            f"{path}/actions", form={"action": action, "version": str(version)}
+        )
+        assert answer.status in (200, 303), answer.status
+
+    if state == "holding":
+        target = "#board .fc-column a.fc-card" if kind == "freecell" else "#board a[href*='?pick=']"
+        if kind == "montana":
+            post("redeal", 0)
+            page.reload()
+        with ui.swap(new_version=False):
+            page.locator(target).last.click()
+        return
+    if kind == "freecell":
+        force(path.rsplit("/", 1)[1], ALMOST_WON)
+        if state == "won":
+            post("1h", 0)
+        page.reload()
+        return
+    version = 0
+    position = montana_rules.parse(page.request.get(f"{path}/position").text())
+    while not position.is_lost():
+        legal = position.legal_moves()
+        if state == "stuck" and not legal:
+            break
+        post(legal[0].notation if legal else "redeal", version)
+        version += 1
+        position = montana_rules.parse(page.request.get(f"{path}/position").text())
+    page.reload()
+
+
+@pytest.mark.parametrize(
+    ("kind", "state"),
+    [
+        ("freecell", "holding"),
+        ("freecell", "won"),
+        ("montana", "holding"),
+        ("montana", "stuck"),
+        ("montana", "lost"),
+    ],
+)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s['width']}x{s['height']}")
+def test_every_state_keeps_board_controls_and_message_on_screen(
+    page: Page,
+    kind: str,
+    state: str,
+    size: ViewportSize,
+    artifacts: Path,
+    force_position: Callable[[str, str], None],
+) -> None:
+    """Playing, choosing a 2 or holding cards, stuck, won, lost: the board, the controls
+    and the message (or the end panel) stay on screen, as when playing (above)."""
+    page.set_viewport_size(size)
+    _reach(page, kind, state, force_position)
+    shown = (
+        "#game .controls button:not([hidden]), #game .controls summary, #more button, "
+        "#more summary, #game .message, #game .pick-note, #game .stuck-note, "
+        "#game .end-screen, #board"
+    )
+    assert below_the_fold(page, shown) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+    page.screenshot(path=artifacts / f"state-{kind}-{state}-{size['width']}x{size['height']}.png")

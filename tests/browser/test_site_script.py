@@ -42,6 +42,7 @@ def test_the_timer_stops_at_the_idle_cap_it_is_given(montana: MontanaUI) -> None
     time = montana.page.locator("#game time[data-play-ms]")
     play = montana.page.locator(".play")
     expect(play).to_have_attribute("data-idle-cap-ms", "60000")
+    montana.act(montana.clickable.first)  # the clock starts at the first move
     # Just short of an hour, with a cap of 2 s: the hour shows, and the count stops there.
     play.evaluate("p => { p.dataset.idleCapMs = '2000'; }")
     time.evaluate("t => { t.dataset.playMs = '3599000'; }")
@@ -58,7 +59,8 @@ def test_a_drop_posts_its_places_not_a_move(fc: FreeCellUI) -> None:
     assert fc.history()[0] == "6a"
     (body,) = [request.post_data or "" for request in posted]
     fields = dict(pair.split("=", 1) for pair in body.split("&"))
-    assert fields == {"version": "0", "held": "1", "source": "6", "target": "a"}
+    # A drag says so ("drag"): refused, it lets the card go rather than leave it held.
+    assert fields == {"version": "0", "held": "1", "source": "6", "target": "a", "drag": "1"}
 
 
 def test_a_key_naming_a_place_the_card_cannot_go_posts_the_places(fc: FreeCellUI) -> None:

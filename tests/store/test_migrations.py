@@ -52,7 +52,7 @@ def test_models_and_migrations_make_the_same_checks(database_url: str) -> None:
         assert migrated.keys() == modelled.keys(), table.name
         if database_url.startswith("sqlite"):
             assert migrated == modelled, table.name
-    assert _checks(database_url, "games").keys() == {"ck_games_status"}
+    assert _checks(database_url, "games").keys() == {"ck_games_result", "ck_games_status"}
 
 
 def test_upgrading_twice_is_harmless(tmp_path: Path) -> None:
@@ -180,7 +180,7 @@ def test_the_kind_and_status_checks_keep_every_game_and_move(database_url: str) 
     command.upgrade(alembic_config(database_url), "0006")
     assert _checks(database_url, "games").keys() == {"ck_games_kind", "ck_games_status"}
     upgrade(database_url)  # 0010: the kinds become rows of game_kinds
-    assert _checks(database_url, "games").keys() == {"ck_games_status"}
+    assert _checks(database_url, "games").keys() == {"ck_games_result", "ck_games_status"}
     db = Database(database_url)
     try:
         assert service.verify(db=db) == (4, [])

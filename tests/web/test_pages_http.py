@@ -114,7 +114,9 @@ def test_stats_page_counts_my_games_and_draws_charts(client: TestClient) -> None
         act(client, start(client, deal=deal), "resign", 0)
     page = client.get("/stats?game=montana-expert").text
     assert "Your games" in page
-    row = re.search(r"<th scope=\"row\">Montana Expert</th>\s*<td>(\d+)</td>", page)
+    row = re.search(
+        r"<th scope=\"row\">Montana Expert</th>\s*<td data-label=\"Played\">(\d+)</td>", page
+    )
     assert row
     assert row.group(1) == "2"
     assert "<svg" in page

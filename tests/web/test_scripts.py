@@ -66,7 +66,9 @@ def test_the_timer_is_handed_the_idle_cap_and_the_clock_formats(
     match = TIME.search(page)
     assert match, "the status line shows the play time"
     attributes = dict(re.findall(r'([\w-]+)="([^"]*)"', match[1]))
-    assert attributes["data-running"] == "true"
+    # The clock starts at the first move: a fresh deal's waits, and says no pause.
+    assert attributes["data-running"] == "false"
+    assert "data-clock-paused" not in page
     # Said once for the page, on the .play around #game: a move's fragment does not repeat it.
     play = re.search(r'<div class="play"([^>]*)>', page)
     assert play, "the play area"

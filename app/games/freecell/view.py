@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Literal, NamedTuple, cast
 
 from app.games.freecell.rules import ALL_CELL_NAMES, ALL_COLUMN_NAMES, HOME, FreeCellPosition
+from app.i18n import either, isolate, ngettext, pgettext
 from app.i18n import gettext as _
-from app.i18n import isolate, ngettext
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
 from app.rules.kind import Board
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, Position
@@ -102,6 +102,9 @@ class FreeCellPlace(NamedTuple):
     """How many of its last cards a click can pick up (none on a board to look at)."""
     held: int = 0
     """How many of its last cards are picked up."""
+    refuses: bool = False
+    """With a selection: the held cards cannot go here; a click asks the rules why (it
+    never picks this place's cards up instead)."""
 
     @property
     def key(self) -> str:
@@ -116,7 +119,9 @@ class FreeCellPlace(NamedTuple):
     @property
     def links(self) -> bool:
         """Its markup links to the game's page: cards to pick up or to put back."""
-        return self.action is None and bool(self.cards) and (self.movable > 0 or self.held > 0)
+        if self.action is not None or self.refuses or not self.cards:
+            return False
+        return self.movable > 0 or self.held > 0
 
     @property
     def label(self) -> str:
@@ -191,6 +196,9 @@ class FreeCellBoard:
     can_go_home: bool
     variant: str = "standard"
     """The variant's name: its table's shape (``fc-<variant>``) and its keys."""
+    destinations: str = ""
+    """With a selection: where the held cards can go, in words (``column 3, a free cell
+    or home``), or "" when nowhere."""
 
 
 def places(board: Board) -> tuple[FreeCellPlace, ...]:
@@ -241,6 +249,10 @@ def board(position: Position, *, playable: bool = True, pick: str | None = None)
         return home.notation if home else None
 
     held_source, held_count = (selection.source, selection.count) if selection else ("", 0)
+
+    def refuses(target: str) -> bool:
+        return selection is not None and target != held_source
+
     columns = []
     for index, (name, cards) in enumerate(
         zip(position.variant.column_names, position.columns, strict=True)
@@ -250,10 +262,11 @@ def board(position: Position, *, playable: bool = True, pick: str | None = None)
                 "column",
                 name,
                 cards,
-                action=action_to(name),
+                action=(action := action_to(name)),
                 home=home_of(name),
                 movable=position.movable_run_length(index) if playable else 0,
                 held=held_count if held_source == name else 0,
+                refuses=action is None and refuses(name),
             )
         )
     cells = []
@@ -263,10 +276,11 @@ def board(position: Position, *, playable: bool = True, pick: str | None = None)
                 "cell",
                 slot,
                 () if occupant is None else (occupant,),
-                action=action_to(slot),
+                action=(action := action_to(slot)),
                 home=home_of(slot),
                 movable=1 if occupant is not None and playable else 0,
                 held=1 if held_source == slot else 0,
+                refuses=action is None and refuses(slot),
             )
         )
     home_action = action_to(HOME)
@@ -274,7 +288,13 @@ def board(position: Position, *, playable: bool = True, pick: str | None = None)
     for suit in FOUNDATION_SUITS:
         top = position.foundation_card(suit)
         foundations.append(
-            FreeCellPlace("foundation", suit, (top,) if top else (), action=home_action)
+            FreeCellPlace(
+                "foundation",
+                suit,
+                (top,) if top else (),
+                action=home_action,
+                refuses=home_action is None and selection is not None,
+            )
         )
     return FreeCellBoard(
         cells=tuple(cells),
@@ -283,9 +303,22 @@ def board(position: Position, *, playable: bool = True, pick: str | None = None)
         selection=selection,
         selection_label=_describe(position, selection),
         has_moves=position.has_moves(),
+        destinations=_destinations(columns, cells, home_action) if selection else "",
         can_go_home=playable and position.any_home_move() is not None,
         variant=position.variant.name,
     )
+
+
+def _destinations(
+    columns: list[FreeCellPlace], cells: list[FreeCellPlace], home: str | None
+) -> str:
+    """Where the held cards can go, in words: the columns, a free cell, home."""
+    places = [_("column %(col)s") % {"col": place.name} for place in columns if place.action]
+    if any(place.action for place in cells):
+        places.append(_("a free cell"))
+    if home:
+        places.append(pgettext("to the foundations", "home"))
+    return either(places) if places else ""
 
 
 def _describe(position: FreeCellPosition, selection: Selection | None) -> str:

@@ -31,6 +31,7 @@ KIND: Final = GameKind(
         refusals=words.REFUSALS,
         board_cells=view.cells,
         cell_template="montana/_cell.html",
+        why=view.why,
     ),
     max_score=rules.IN_PLACE_MAX,
     other_actions=_redeal,

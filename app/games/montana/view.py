@@ -22,6 +22,7 @@ from app.games.montana.rules import (
     parse_cell,
 )
 from app.i18n import gettext as _
+from app.i18n import isolate
 from app.rules.cards import Card
 from app.rules.kind import Board
 from app.rules.protocol import InvalidMoveError, Position
@@ -52,6 +53,9 @@ class MontanaCell(NamedTuple):
     """The words say the card's row and column (a board to play; a replay's is looked at)."""
     after_king: bool = False
     """For a dead gap: it follows a king (else another gap)."""
+    why: bool = False
+    """Choosing it does nothing (a card that cannot move, a dead gap): it links to the
+    page that says why (``?why=B7``), so no click is silent."""
 
     @property
     def links(self) -> bool:
@@ -190,13 +194,13 @@ def _made(position: MontanaPosition, playable: bool, picked: int | None) -> Mont
             goes = name_of(picked)
             cells.append(MontanaCell(name, card, "candidate", move.notation, goes=goes))
         elif position.in_place(index):
-            cells.append(MontanaCell(name, card, "in-place", located=playable))
+            cells.append(MontanaCell(name, card, "in-place", located=playable, why=playable))
         elif card in first_move:
             move = first_move[card]
             goes = CELL_NAMES[move.cell]
             cells.append(MontanaCell(name, card, "movable", move.notation, goes=goes))
         else:
-            cells.append(MontanaCell(name, card, "idle", located=playable))
+            cells.append(MontanaCell(name, card, "idle", located=playable, why=playable))
     rows = tuple(tuple(cells[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS))
     return MontanaBoard(
         rows=rows,
@@ -235,9 +239,60 @@ def _gap(
     wanted = position.wanted(index)
     if wanted is None:
         after_king = position.cells[index - 1] is not None
-        return MontanaCell(name, None, "dead", after_king=after_king)
+        return MontanaCell(name, None, "dead", after_king=after_king, why=playable)
     action = position.moves_to(index)[0].notation if playable else None
     return MontanaCell(name, None, "open", action, fits=wanted)
+
+
+def why(position: Position, place: str) -> str | None:
+    """Why choosing the card or gap at ``place`` does nothing, in the rules' words."""
+    assert isinstance(position, MontanaPosition)
+    try:
+        index = parse_cell(place)
+    except InvalidMoveError:
+        return None
+    card = position.cells[index]
+    at = {"cell": isolate(place)}
+    if card is None:
+        if index % COLUMNS == 0 or position.wanted(index) is not None:
+            return None
+        left = position.cells[index - 1]
+        if left is None:
+            return _("Gap %(cell)s is dead until the gap before it, %(left)s, is filled.") % {
+                **at,
+                "left": isolate(CELL_NAMES[index - 1]),
+            }
+        return _("Gap %(cell)s is dead: nothing can follow a king.") % at
+    named = {**at, "card": isolate(card.symbol)}
+    if position.in_place(index):
+        return _("%(card)s is in place: it stays there.") % named
+    if any(move.card == card for move in position.legal_moves()):
+        return None
+    if card.rank == 2:
+        if index % COLUMNS == 0:
+            return (
+                _("%(card)s stays in column 1: moving it to another column-1 gap gains nothing.")
+                % named
+            )
+        return (
+            _("%(card)s cannot move: a 2 goes only into a gap in column 1, and none is open.")
+            % named
+        )
+    before = Card(card.rank - 1, card.suit)
+    spot = position.where(before)
+    named["before"] = isolate(before.symbol)
+    if spot % COLUMNS == COLUMNS - 1:
+        return (
+            _("%(card)s cannot move: it can only follow %(before)s, which is in the last column.")
+            % named
+        )
+    return _(
+        "%(card)s cannot move: it can only follow %(before)s, "
+        "and the cell after it, %(after)s, is not a gap."
+    ) % {
+        **named,
+        "after": isolate(CELL_NAMES[spot + 1]),
+    }
 
 
 def hinted_places(position: Position, notation: str) -> frozenset[str]:

@@ -16,6 +16,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response, Str
 from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
+from app.rules.protocol import IllegalMoveError
 from app.service import deals, names
 from app.service.solvers import SolverPool
 from app.store import Database
@@ -54,9 +55,16 @@ def start_game(
     variant: ShortField = "",
     deal: ShortField = "",
     winnable: ShortField = "",
+    back: ShortField = "",
 ) -> Response:
     """A new game: on ``deal``, else (``winnable=1``) on a deal proved winnable, else on
-    any deal."""
+    any deal. ``back``, the game whose page asked (its deal-number field): a number the
+    site cannot deal goes back there with the reason, never to a page of its own."""
+    if back and deal_problem(kind.strip(), deal) is not None:
+        url = request.url_for("game_page", game_id=back).include_query_params(
+            baddeal=deal[:NOTES_MAX] or " "
+        )
+        return RedirectResponse(url.path + "?" + url.query, status_code=303)
     number = _deal_number(deal)
     if winnable not in ("", "0", "1"):
         raise FormError(_("Winnable deals only is either on (1) or off (0)."))
@@ -76,6 +84,24 @@ def start_game(
         deal=number,
     )
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
+
+
+def deal_problem(kind: str, text: str) -> str | None:
+    """Why ``text`` is not a deal number of ``kind`` the site can deal, in words; None
+    when it is one. Spaces, a leading ``#`` and thousands separators are fine."""
+    rules = KINDS[kind].rules if kind in KINDS else None
+    try:
+        number = _deal_number(text)
+    except FormError as error:
+        return str(error)
+    if number is None:
+        return _("Type a deal number, such as 11982.")
+    if rules is not None and not 1 <= number <= rules.max_deal:
+        return _("Deal numbers run from 1 to %(max)s, not %(deal)s.") % {
+            "max": i18n.number(rules.max_deal),
+            "deal": i18n.number(number),
+        }
+    return None
 
 
 @router.get("", name="my_games")
@@ -123,6 +149,12 @@ class _Notes:
     stale: str
     fewer: str
     slow: str
+    baddeal: str = ""
+    """A deal number typed in the game's deal field that the site cannot deal."""
+    why: str = ""
+    """A card or gap the player chose that does nothing: the page says why."""
+    cancel: str = ""
+    """The player let go of what they were choosing (a 2, cards held): the page says so."""
 
 
 NOTES_MAX: Final = 32
@@ -145,6 +177,9 @@ async def page_notes(request: Request) -> _Notes:
         note("stale"),
         note("fewer"),
         note("slow"),
+        note("baddeal"),
+        note("why"),
+        note("cancel"),
     )
 
 
@@ -177,6 +212,12 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
         message = stale_message()
     elif notes.slow:
         message = too_many_words("action")
+    elif notes.baddeal:
+        message = deal_problem(game.kind, notes.baddeal)
+    elif notes.why and not game.is_over:
+        message = game.game.why(game.position, notes.why)
+    elif notes.cancel:
+        message = _("Cancelled: nothing was moved.")
     elif notes.fewer:
         moved, _sep, held = notes.fewer.partition("-")
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
@@ -302,8 +343,21 @@ def _game_action(
 
 def refusal(game: service.Game, action: str) -> str | None:
     """Why ``action`` (refused when posted without JavaScript) cannot be played now."""
+    command = service.commands.parse(action)
+    if isinstance(command, service.Undo | service.Redo):  # refused: nothing to take or bring back
+        word = "undo" if isinstance(command, service.Undo) else "redo"
+        code = f"nothing_to_{word}"
+        if game.is_final:
+            code = "game.won" if game.status == "won" else "game.given_up"
+        return refusal_words(IllegalMoveError(f"cannot {word}", code))
+    source, _sep, rest = action.partition(">")
+    target, _sep, held = rest.partition(">")
     try:
-        game.position.play(game.position.parse_action(action))
+        if target:  # the places a click joined (see errors._posted_action)
+            count = int(held) if DIGITS.fullmatch(held) else 1
+            game.position.action_between(source, target, count)
+        else:
+            game.position.play(game.position.parse_action(action))
     except ValueError as error:
         return refusal_words(error)
     return None
@@ -371,7 +425,7 @@ DIGITS = re.compile(r"[0-9]+")
 
 
 def _deal_number(text: str) -> int | None:
-    text = text.strip().lstrip("#")
+    text = re.sub(r"[\s,_\u066c]", "", text).lstrip("#")
     if not text:
         return None
     if not DIGITS.fullmatch(text):
