@@ -17,6 +17,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
 from app import service
+from app.service import names
 from app.i18n import gettext as _
 from app.store import Database
 from app.web.deps import DatabaseDep, in_thread
@@ -176,8 +177,9 @@ def settings_page(
         fields=fields(),
         back=local_path(back),
         saved=bool(saved),
-        # The display name's own form (its partial) is wired in when it exists.
-        display_name=None,
+        # The display name's own form (_display_name.html), in a section of its own.
+        display_name=names.name(db=db, player_id=player),
+        name_next=request.url.path,
     )
 
 
