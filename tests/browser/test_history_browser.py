@@ -228,7 +228,7 @@ def test_my_games_lists_the_finished_and_unfinished_games(player: Page, played: 
 
     assert listed(page) == [
         ["Montana #2 Easy", "in play", "Continue · Replay"],
-        ["FreeCell #1", "given up", "Replay"],  # newest finished first
+        ["FreeCell #1 Standard", "given up", "Replay"],  # newest finished first
         ["Montana #1 Expert", "given up", "Replay"],
     ]
     first, fc_row, montana_row = (rows(page).nth(i) for i in range(3))
@@ -261,7 +261,7 @@ def test_my_games_lists_the_finished_and_unfinished_games(player: Page, played: 
     form.get_by_label("Game").select_option(label="FreeCell")
     form.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"/games\?game=freecell&status=$"))
-    assert listed(page) == [["FreeCell #1", "given up", "Replay"]]
+    assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay"]]
     expect(form.get_by_label("Game")).to_have_value("freecell")
 
     form.get_by_label("Game").select_option(label="Montana")
@@ -282,7 +282,7 @@ def test_statistics_count_the_games_and_draw_charts(player: Page) -> None:
     page = player
     page.goto("/stats")
     expect(page.get_by_role("heading", level=1)).to_have_text("Statistics")
-    for group in ("Montana Expert", "FreeCell"):
+    for group in ("Montana Expert", "FreeCell Standard"):
         row = stats_row(page, "Your games", group)
         assert row["Played"] == "1", row
         assert row["Won"] == "0", row
@@ -292,8 +292,9 @@ def test_statistics_count_the_games_and_draw_charts(player: Page) -> None:
         assert row["Fastest win"] == "–", row
     row = stats_row(page, "Your games", "Montana Easy")  # unfinished: not counted
     assert (row["Played"], row["Win %"]) == ("0", "–"), row
-    everyone = stats_row(page, "Everyone on this site", "FreeCell")
-    assert int(everyone["Played"]) >= 1, everyone
+    everyone = stats_row(page, "Everyone on this site", "FreeCell Standard")
+    # Everyone's figures are recomputed at most once a minute: a number, maybe not yet ours.
+    assert everyone["Played"].isdigit(), everyone
 
     # The first group's charts, for this player: two losses of Montana Expert.
     charts = page.locator("section[aria-labelledby=charts-title]")
@@ -317,10 +318,12 @@ def test_statistics_count_the_games_and_draw_charts(player: Page) -> None:
     expect(figures.nth(2).locator("rect.bar-loss title")).to_have_text(re.compile(r": 1 lost$"))
 
     # The tabs switch the group (and keep "you").
-    tabs.get_by_role("link", name="FreeCell").click()
+    tabs.get_by_role("link", name="FreeCell Standard").click()
     expect(page).to_have_url(re.compile(r"/stats\?game=freecell-standard$"))
-    expect(charts.get_by_role("heading", level=2)).to_have_text("Charts: FreeCell · you")
-    expect(tabs.get_by_role("link", name="FreeCell")).to_have_attribute("aria-current", "page")
+    expect(charts.get_by_role("heading", level=2)).to_have_text("Charts: FreeCell Standard · you")
+    expect(tabs.get_by_role("link", name="FreeCell Standard")).to_have_attribute(
+        "aria-current", "page"
+    )
     expect(page.locator("figure.chart svg")).to_have_count(2)
     expect(page.locator("#win-rate-desc")).to_have_text(
         "Running win percentage over 1 finished game, ending at 0%."
@@ -328,7 +331,9 @@ def test_statistics_count_the_games_and_draw_charts(player: Page) -> None:
 
     tabs.get_by_role("link", name="Everyone").click()
     expect(page).to_have_url(re.compile(r"/stats\?game=freecell-standard&who=all$"))
-    expect(charts.get_by_role("heading", level=2)).to_have_text("Charts: FreeCell · everyone")
+    expect(charts.get_by_role("heading", level=2)).to_have_text(
+        "Charts: FreeCell Standard · everyone"
+    )
 
 
 # -- 3. replay: keyboard and autoplay -------------------------------------------------------
@@ -424,7 +429,7 @@ def test_the_transfer_link_moves_the_games_to_another_browser(
     assert listed(device) == mine
     assert len(mine) == 3
     device.goto("/stats")
-    assert stats_row(device, "Your games", "FreeCell")["Played"] == "1"
+    assert stats_row(device, "Your games", "FreeCell Standard")["Played"] == "1"
 
     device.goto(value)
     expect(device.get_by_text("This link has been used already")).to_be_visible()
@@ -467,7 +472,7 @@ def test_replay_and_filters_work_without_javascript(no_js: Page, played: Played)
     form.get_by_label("Game").select_option("freecell")
     form.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"/games\?game=freecell&status=$"))
-    assert listed(page) == [["FreeCell #1", "given up", "Replay"]]
+    assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay"]]
     page.get_by_role("link", name="Replay").click()
     expect(page.locator(".replay-now")).to_have_text(FREECELL_STEPS[5])
 
@@ -494,13 +499,11 @@ def test_screenshots(player: Page, played: Played, artifacts: Path, size: Viewpo
         expect(page.locator("main h1")).to_be_visible()
         page.screenshot(path=artifacts / f"history-{name}-{width}.png", full_page=True)
         problems.append(sideways_scroll(page))
-    if width == PHONE["width"]:  # the wide tables scroll inside their wrapper instead
+    if width == PHONE["width"]:  # each game a block of its own: nothing scrolls sideways
         page.goto("/stats")
         wrap = page.locator(".table-wrap").first
-        overflow = wrap.evaluate(
-            "e => [e.scrollWidth, e.clientWidth, getComputedStyle(e).overflowX]"
-        )
-        assert overflow[0] > overflow[1] and overflow[2] == "auto", overflow
+        overflow = wrap.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        assert overflow[0] <= overflow[1], overflow
     assert not list(filter(None, problems)), "\n".join(filter(None, problems))
 
 

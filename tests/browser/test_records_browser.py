@@ -41,7 +41,9 @@ def test_the_deal_of_the_day_and_its_records(page: Page, artifacts: Path) -> Non
     expect(page.locator("h1")).to_have_text("Deal of the day")
     expect(page.locator("main")).to_contain_text("UTC")
     audit(page, artifacts, "daily")
-    freecell = page.locator("section.daily-table", has=page.locator("h2", has_text="FreeCell"))
+    freecell = page.locator(
+        "section.daily-table", has=page.locator("h2", has_text="FreeCell Standard")
+    )
     deal = proofs.daily_deal("freecell", "standard", datetime.now(UTC).date())
     expect(freecell.locator("h2")).to_contain_text(f"#{deal}")
     freecell.get_by_role("button", name="Play today's deal").click()

@@ -130,7 +130,7 @@ def test_without_javascript_a_plain_form_comes_back(browser: Browser, live_serve
         page.get_by_role("link", name="Settings").click()
         page.get_by_role("radio", name=re.compile("^Four colours")).check()
         page.get_by_role("radio", name=re.compile("^Left-handed")).check()
-        page.get_by_role("button", name="Save").click()
+        page.locator("form.settings-form").get_by_role("button", name="Save").click()
         page.wait_for_url(re.compile(r"/settings\?.*saved=1"))
         expect(page.locator("#settings-saved")).to_contain_text("Saved")
         assert "deck-4" in html(page) and "hand-left" in html(page)
