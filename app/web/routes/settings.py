@@ -17,8 +17,8 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.datastructures import FormData
 
 from app import service
-from app.service import names
 from app.i18n import gettext as _
+from app.service import names
 from app.store import Database
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import FormError
