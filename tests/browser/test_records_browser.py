@@ -42,7 +42,7 @@ def test_the_deal_of_the_day_and_its_records(page: Page, artifacts: Path) -> Non
     expect(page.locator("main")).to_contain_text("UTC")
     audit(page, artifacts, "daily")
     freecell = page.locator(
-        "section.daily-table", has=page.locator("h2", has_text="FreeCell Standard")
+        "section.daily-table", has=page.locator("h2", has_text="FreeCell · Standard")
     )
     deal = proofs.daily_deal("freecell", "standard", datetime.now(UTC).date())
     expect(freecell.locator("h2")).to_contain_text(f"#{deal}")
@@ -54,7 +54,7 @@ def test_the_deal_of_the_day_and_its_records(page: Page, artifacts: Path) -> Non
     page.get_by_role("button", name="Yes, give up").click()
     records = page.get_by_role("link", name="Records of this deal")
     records.click()
-    page.wait_for_url(f"**/deals/freecell/{deal}")
+    page.wait_for_url(f"**/deals/freecell/{deal}?variant=standard")
     expect(page.locator("main")).to_contain_text("Played 1 time")
     expect(page.locator("main")).to_contain_text("Proved winnable.")
     expect(page.locator("main")).to_contain_text("by themselves")  # the metric defined
