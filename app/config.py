@@ -64,6 +64,12 @@ class Settings(BaseSettings):
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4
     """Different searches waiting or running at once; one more is told "busy, ask again"."""
+    solver_answer_ms: int = 15_000
+    """Time a verdict's or a solution's search may take (the page asks again meanwhile)."""
+    solver_hint_wait: float = 2.5
+    """Seconds a hint waits for its search before saying it is still thinking."""
+    solver_solution_wait: float = 3.0
+    """Seconds "Show solution" waits for its search before saying it is still thinking."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
 

@@ -6,7 +6,7 @@ is no loss any more. Times are play time (see :data:`app.games.IDLE_CAP`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import pairwise
 from threading import Lock
@@ -88,6 +88,8 @@ class Charts:
     """(bin label, wins) for the winning-time histogram."""
     days: list[tuple[str, int, int]]
     """(day, won, lost) for each of the last days, oldest first."""
+    win_time_edges: list[str] = field(default_factory=list)
+    """The minutes where each winning-time bin starts (the axis's labels, between bars)."""
 
 
 def group_stats(*, db: Database, group: Group, player_id: str | None) -> GroupStats:
@@ -156,4 +158,9 @@ def charts(*, db: Database, group: Group, player_id: str | None, now: datetime) 
         day = (first_day + timedelta(days=offset)).isoformat()
         won, lost = per_day.get(day, (0, 0))
         days.append((day, won, lost))
-    return Charts(recent=recent, win_times=list(zip(labels, histogram, strict=True)), days=days)
+    return Charts(
+        recent=recent,
+        win_times=list(zip(labels, histogram, strict=True)),
+        days=days,
+        win_time_edges=edges,
+    )

@@ -30,6 +30,10 @@ FAST = {
     for who in ("player", "address")
 }
 """Tests play far faster than people: the rate limits have tests of their own."""
+SEARCHES = {"solver_answer_ms": 60_000, "solver_hint_wait": 30.0, "solver_solution_wait": 60.0}
+"""A verdict's search gets a minute, and a hint or a solution waits for its search: a
+loaded test machine still answers what it should (the page's "still thinking" has tests of
+its own; "Still winnable?"'s one-second wait is unchanged)."""
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
@@ -115,7 +119,12 @@ def db(database_url: str) -> Iterator[Database]:
 def app(db: Database, database_url: str) -> FastAPI:
     # The test client's own address: the site's links are built from the host it serves.
     settings = Settings(
-        database_url=database_url, secret_key="test-secret", host="testserver", port=80, **FAST
+        database_url=database_url,
+        secret_key="test-secret",
+        host="testserver",
+        port=80,
+        **FAST,
+        **SEARCHES,
     )
     return create_app(settings, db)
 

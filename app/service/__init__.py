@@ -68,7 +68,7 @@ from app.service.records import (
     steps_window,
     unfinished,
 )
-from app.service.solvers import SolverBusy, SolverPool
+from app.service.solvers import SolverBusy, SolverPool, SolverThinking
 from app.service.table import Table, table
 from app.service.verify import Mismatch, verify
 
@@ -99,6 +99,7 @@ __all__ = [
     "Solution",
     "SolverBusy",
     "SolverPool",
+    "SolverThinking",
     "StaleVersion",
     "Steps",
     "Table",

@@ -14,14 +14,12 @@ from app.service.commands import AskVerdict, CountHint
 from app.service.model import Game, GameOver, HistoryEntry
 from app.service.play import apply
 from app.service.records import load
-from app.service.solvers import Job, SolverBusy, SolverPool
+from app.service.solvers import Job, SolverPool, SolverThinking
 from app.store import Database
 
-HINT_WAIT: Final = 2.5
-"""Seconds a hint waits for the solver (its search takes 0.9 s once it runs)."""
 CHECK_WAIT: Final = 1.0
-"""Seconds "Still winnable?" waits before answering with what is known so far."""
-SOLUTION_WAIT: Final = 3.0
+"""Seconds "Still winnable?" waits before answering with what is known so far (a hint's
+and a solution's waits are the pool's: :class:`SolverPool`)."""
 
 
 def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Hint]:
@@ -31,9 +29,9 @@ def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     game = load(db=db, game_id=game_id)
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint", "game.over")
-    suggestion = solvers.ask(_job("hint", game), HINT_WAIT)
+    suggestion = solvers.ask(_job("hint", game), solvers.hint_wait)
     if not isinstance(suggestion, Hint):
-        raise SolverBusy
+        raise SolverThinking
     return _counted(db, game), suggestion
 
 
@@ -83,9 +81,9 @@ def solution(*, db: Database, solvers: SolverPool, game_id: str, counted: bool =
     Seeing a solution is help: the game counts it as a hint (``counted``: once per
     opening; a game is always marked as helped once a solution was seen)."""
     game = load(db=db, game_id=game_id)
-    result = solvers.ask(_job("answer", game), SOLUTION_WAIT)
+    result = solvers.ask(_job("answer", game), solvers.solution_wait)
     if not isinstance(result, Answer):
-        raise SolverBusy
+        raise SolverThinking
     if result.moves and not game.is_over and (counted or not game.hints_used):
         game = _counted(db, game)
     positions = [game.position]

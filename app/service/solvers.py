@@ -41,14 +41,21 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from app.config import Settings
 from app.games import KINDS, game_kind
 from app.rules.protocol import Answer, Searches
+from app.solve import memory
 
 Question = Literal["hint", "answer"]
 logger = logging.getLogger("solitaire.solvers")
 
 HINT_BUDGET_MS: Final = 900
 ANSWER_BUDGET_MS: Final = 15_000
+HINT_WAIT: Final = 2.5
+"""Seconds a hint waits for the solver (its search takes 0.9 s once it runs; a worker's
+start takes about 1 s more)."""
+SOLUTION_WAIT: Final = 3.0
+"""Seconds "Show solution" waits before saying it is still thinking."""
 
 WORKERS: Final = 1
 QUEUE: Final = 4
@@ -57,16 +64,26 @@ WAITERS: Final = 8
 """Requests waiting for a search at once (others are told the solver is busy)."""
 CACHE_BYTES: Final = 8 * 1024 * 1024
 """Answers kept in the serving process, by their approximate size."""
-WORKER_MAX_BYTES: Final = 128 * 1024 * 1024
-"""A worker past this resident size after a search lets go of its kept searches and lines."""
+WORKER_MAX_BYTES: Final = 112 * 1024 * 1024
+"""A worker past this resident size before or after a search lets go of its kept searches
+and lines."""
+SEARCH_STOP_BYTES: Final = 132 * 1024 * 1024
+"""A search in a worker past this resident size stops and answers what it found
+(:mod:`app.solve.memory`): a deep search ends with "not sure", not with the worker."""
 WORKER_HARD_BYTES: Final = 144 * 1024 * 1024
-"""A worker past this resident size at any moment ends (checked every 50 ms)."""
+"""A worker past this resident size at any moment ends (checked every 50 ms): only what
+the searches do not check (a single huge position list) ever gets here."""
 WATCH_SECONDS: Final = 0.05
 WORKER_NICENESS: Final = 10
 
 
 class SolverBusy(Exception):
     """Too many searches at once: nothing was searched for this ask."""
+
+
+class SolverThinking(SolverBusy):
+    """The search for this ask is under way but did not answer within the wait: asking
+    again later gets its answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +100,12 @@ class SolverPool:
         queue: int = QUEUE,
         waiters: int = WAITERS,
         cache_bytes: int = CACHE_BYTES,
+        answer_ms: int = ANSWER_BUDGET_MS,
+        hint_wait: float = HINT_WAIT,
+        solution_wait: float = SOLUTION_WAIT,
     ) -> None:
-        self.workers, self.queue = workers, queue
+        self.workers, self.queue, self.answer_ms = workers, queue, answer_ms
+        self.hint_wait, self.solution_wait = hint_wait, solution_wait
         self._waiters = threading.BoundedSemaphore(waiters)
         self._lock = threading.Lock()
         self._running: dict[Job, Future[object]] = {}
@@ -114,11 +135,17 @@ class SolverPool:
         return self._known.get(job)
 
     def close(self) -> None:
+        """End every worker now, searches under way included: an ended pool takes no
+        processor time from whatever runs next (the site's next start, the next test)."""
         with self._lock:
             executors, self._executors = self._executors, {}
             self._running.clear()
         for executor in executors.values():
+            # Python 3.14 has executor.terminate_workers(); before it, only the private map.
+            processes = list((executor._processes or {}).values())
             executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
 
     def _submit(self, job: Job) -> Future[object]:
         with self._lock:
@@ -134,7 +161,8 @@ class SolverPool:
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
                 )
-            future: Future[object] = executor.submit(_work, job)
+            budget = HINT_BUDGET_MS if job.question == "hint" else self.answer_ms
+            future: Future[object] = executor.submit(_work, job, budget)
             self._running[job] = future
         future.add_done_callback(self._finished(job))
         return future
@@ -156,6 +184,7 @@ def _start_worker() -> None:
     """Searches yield the processor to the processes answering requests; each game gets
     its memory of searches in this worker."""
     os.nice(WORKER_NICENESS)
+    memory.limit(SEARCH_STOP_BYTES)
     _WORKER.update({kind: game.searches() for kind, game in KINDS.items()})
     threading.Thread(target=_watch_memory, name="memory-watch", daemon=True).start()
 
@@ -164,7 +193,7 @@ def _watch_memory() -> None:
     """In the worker process: end it the moment it grows past :data:`WORKER_HARD_BYTES`."""
     while True:
         time.sleep(WATCH_SECONDS)
-        if _resident_bytes() > WORKER_HARD_BYTES:
+        if memory.resident_bytes() > WORKER_HARD_BYTES:
             logger.error("a solver process grew past %d MiB: it ends", WORKER_HARD_BYTES >> 20)
             os._exit(SOLVER_TOO_BIG)
 
@@ -176,19 +205,24 @@ _WORKER: Final[dict[str, Searches]] = {}
 """In a worker process only: each game's searches, made when the worker starts."""
 
 
-def _work(job: Job) -> object:
+def _work(job: Job, budget_ms: int) -> object:
     """In the worker process: search, then let go of memory if it has grown too much."""
+    _let_go_if_big()
     searches = _WORKER.get(job.kind) or _WORKER.setdefault(job.kind, game_kind(job.kind).searches())
     position = game_kind(job.kind).rules.parse(job.text)
     result: object = (
-        searches.hint(position, HINT_BUDGET_MS)
+        searches.hint(position, budget_ms)
         if job.question == "hint"
-        else searches.answer(position, ANSWER_BUDGET_MS)
+        else searches.answer(position, budget_ms)
     )
-    if _resident_bytes() > WORKER_MAX_BYTES:
-        for memory in _WORKER.values():
-            memory.forget()
+    _let_go_if_big()
     return result
+
+
+def _let_go_if_big() -> None:
+    if memory.resident_bytes() > WORKER_MAX_BYTES:
+        for searches in _WORKER.values():
+            searches.forget()
 
 
 def _keep(job: Job, result: object) -> bool:
@@ -204,14 +238,6 @@ def _keep(job: Job, result: object) -> bool:
 def _size(job: Job, result: object) -> int:
     moves = result.moves if isinstance(result, Answer) else ()
     return 200 + 2 * len(job.text) + sum(len(move) + 60 for move in moves)
-
-
-def _resident_bytes() -> int:
-    try:
-        with open("/proc/self/statm") as file:
-            return int(file.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 class _Sized:
@@ -240,6 +266,13 @@ class _Sized:
                 self._bytes -= gone
 
 
-def sized(workers: int, queue: int) -> SolverPool:
-    """A pool of this size (the app makes one at start-up)."""
-    return SolverPool(workers=workers, queue=queue, waiters=max(2 * queue, 2))
+def sized(settings: Settings) -> SolverPool:
+    """The pool ``settings`` ask for (the app makes one at start-up)."""
+    return SolverPool(
+        workers=settings.solver_workers,
+        queue=settings.solver_queue,
+        waiters=max(2 * settings.solver_queue, 2),
+        answer_ms=settings.solver_answer_ms,
+        hint_wait=settings.solver_hint_wait,
+        solution_wait=settings.solver_solution_wait,
+    )

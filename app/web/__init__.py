@@ -28,7 +28,7 @@ from app.web.throttle import Throttle
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
     """The site, on ``db`` (the one ``settings.database_url`` names by default)."""
     settings = settings or get_settings()
-    pool = solvers.sized(settings.solver_workers, settings.solver_queue)
+    pool = solvers.sized(settings)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

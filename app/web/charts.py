@@ -1,10 +1,14 @@
 """Server-side SVG charts: the coordinates are worked out here, the template only draws.
 
-Every chart is drawn in a 600 × 260 box (the SVG scales to its container) with the plot
-area inside fixed margins; axes carry ticks and labels, and a sentence describes the data
-for screen readers. Every word is a message and every number is formatted for the active
-language; in a right-to-left language the chart is mirrored (time runs from right to left
-and the value axis stands on the right), as a reader of that language reads it.
+Every chart is drawn in a 600 × 276 box (the SVG scales to its container) with the plot
+area inside fixed margins; axes carry ticks and labels (the value axis's label stands level
+above it, never across its ticks), a legend in the page's own text names each series by its
+colour, and a sentence describes the data for screen readers. On a phone the SVG's text is
+drawn larger (``site.css``), so it stays readable however far the box is scaled down.
+
+Every word is a message and every number is formatted for the active language; in a
+right-to-left language the chart is mirrored (time runs from right to left and the value
+axis stands on the right), as a reader of that language reads it.
 """
 
 from __future__ import annotations
@@ -21,8 +25,8 @@ from app.i18n import ngettext
 from app.stats import Charts
 
 WIDTH: Final = 600
-HEIGHT: Final = 260
-LEFT, RIGHT, TOP, BOTTOM = 46, 14, 16, 44
+HEIGHT: Final = 276
+LEFT, RIGHT, TOP, BOTTOM = 58, 16, 40, 54
 PLOT_W: Final = WIDTH - LEFT - RIGHT
 PLOT_H: Final = HEIGHT - TOP - BOTTOM
 
@@ -44,6 +48,14 @@ class Bar:
 
 
 @dataclass(frozen=True, slots=True)
+class Key:
+    """One entry of a chart's legend: the series' class (its colour) and its name."""
+
+    css: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class Chart:
     id: str
     title: str
@@ -57,6 +69,7 @@ class Chart:
     dots: list[tuple[float, float]] = field(default_factory=list)
     """Points drawn as dots too, when there are few of them."""
     bars: list[Bar] = field(default_factory=list)
+    legend: list[Key] = field(default_factory=list)
     empty: bool = False
     empty_text: str = ""
 
@@ -68,9 +81,12 @@ class Chart:
     bottom_edge: int = HEIGHT - BOTTOM
     value_axis: float = LEFT
     """Where the value axis stands: the left edge of the plot, the right one in RTL."""
-    value_anchor: str = "end"
-    """How its tick labels align against it."""
-    value_label_x: float = 12
+    value_tick_x: float = LEFT - 6
+    """Where its tick labels end, outside the plot. The SVG's text runs in the page's
+    direction, so its anchors are logical: ``end`` is toward the plot in either direction,
+    and the axis's label ``start``s at the outer edge."""
+    value_label_x: float = 8
+    """Where the value axis's label starts: level with the top of the plot, above it."""
 
 
 def _y(value: float, top: float) -> float:
@@ -108,8 +124,8 @@ def mirrored(chart: Chart) -> Chart:
         left=RIGHT,
         right_edge=WIDTH - LEFT,
         value_axis=WIDTH - LEFT,
-        value_anchor="start",
-        value_label_x=WIDTH - 12,
+        value_tick_x=WIDTH - LEFT + 6,
+        value_label_x=WIDTH - 8,
     )
 
 
@@ -142,7 +158,7 @@ def win_rate_chart(charts: Charts) -> Chart:
             id="win-rate",
             title=(
                 ngettext(
-                    "Win percentage over the last game",
+                    "Win percentage over %(num)s game",
                     "Win percentage over the last %(num)s games",
                     n,
                 )
@@ -162,6 +178,7 @@ def win_rate_chart(charts: Charts) -> Chart:
             y_ticks=[Tick(_y(v, 100), i18n.percent(v / 100)) for v in (0, 25, 50, 75, 100)],
             line=" ".join(f"{x:.1f},{y:.1f}" for x, y in points),
             dots=points if n <= 30 else [],
+            legend=[Key("key-line", _("share of games won so far"))],
             empty=n == 0,
             empty_text=_("No games to draw yet."),
         )
@@ -197,11 +214,16 @@ def win_time_chart(charts: Charts) -> Chart:
             % {"num": i18n.number(total)},
             x_label=_("minutes"),
             y_label=_("wins"),
-            x_ticks=[
-                Tick(LEFT + (i + 0.5) * slot, label) for i, (label, _count) in enumerate(bins)
-            ],
+            x_ticks=(
+                # Each bin's first minute on the line between two bars: short labels that
+                # stay apart on a phone ("10–15" under every bar did not).
+                [Tick(LEFT + i * slot, edge) for i, edge in enumerate(charts.win_time_edges)]
+                if charts.win_time_edges
+                else [Tick(LEFT + (i + 0.5) * slot, label) for i, (label, _n) in enumerate(bins)]
+            ),
             y_ticks=_count_ticks(top),
             bars=bars,
+            legend=[Key("bar-win", _("games won in that time"))],
             empty=total == 0,
             empty_text=_("No wins yet."),
         )
@@ -226,7 +248,7 @@ def daily_chart(charts: Charts) -> Chart:
     x_ticks = [
         Tick(LEFT + (i + 0.5) * slot, _day(day))
         for i, (day, _won, _lost) in enumerate(days)
-        if i % 5 == 4
+        if i % 7 == 3  # a week apart (days 4, 11, 18, 25): room for a month's full name
     ]
     won = sum(entry[1] for entry in days)
     lost = sum(entry[2] for entry in days)
@@ -249,6 +271,7 @@ def daily_chart(charts: Charts) -> Chart:
             x_ticks=x_ticks,
             y_ticks=_count_ticks(top),
             bars=bars,
+            legend=[Key("bar-win", _("won")), Key("bar-loss", _("lost"))],
             empty=won + lost == 0,
             empty_text=_("No games to draw yet."),
         )

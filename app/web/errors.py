@@ -11,7 +11,7 @@ from app import service
 from app.i18n import gettext as _
 from app.i18n import isolate
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
-from app.service import SolverBusy
+from app.service import SolverBusy, SolverThinking
 from app.store import StorageError
 from app.web.deps import in_thread
 from app.web.htmx import is_htmx
@@ -19,6 +19,18 @@ from app.web.pages import render, render_game, stale_message, table_for
 from app.web.refusals import refusal
 from app.web.throttle import Cost, TooManyRequests
 from app.words import joined
+
+
+def slow_words(reason: str) -> str:
+    """Why a request did nothing for now: a rate limit's cost, or the solver's "thinking"
+    (this game's search goes on) or "solver" (busy with other games)."""
+    if reason == "thinking":
+        return _("Still thinking: the solver is working on it. Ask again in a moment.")
+    if reason == "solver":
+        return _("The solver is busy with other games: ask again in a moment.")
+    return too_many_words(
+        "search" if reason == "search" else "new_game" if reason == "new_game" else "action"
+    )
 
 
 def too_many_words(cost: Cost) -> str:
@@ -73,25 +85,27 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(TooManyRequests)
     async def too_many(request: Request, error: TooManyRequests) -> Response:
-        return await in_thread(_slow_down, request, too_many_words(error.cost), error.retry_after)
+        return await in_thread(_slow_down, request, error.cost, error.retry_after)
 
     @app.exception_handler(SolverBusy)
     async def solver_busy(request: Request, error: SolverBusy) -> Response:
-        message = _("The solver is busy with other games: ask again in a moment.")
-        return await in_thread(_slow_down, request, message, 2)
+        if isinstance(error, SolverThinking):  # accepted, its search goes on: not "busy"
+            return await in_thread(_slow_down, request, "thinking", 2, 202)
+        return await in_thread(_slow_down, request, "solver", 2)
 
-    def _slow_down(request: Request, message: str, retry_after: int) -> Response:
+    def _slow_down(request: Request, reason: str, retry_after: int, status: int = 429) -> Response:
         # In a worker thread: under a flood of refusals the event loop must stay free.
         game_id = request.path_params.get("game_id")
         if game_id is not None and is_page_form(request):
             # Without JavaScript: back to the game, which says why (never left on a form's
             # address, where a reload would post it again).
-            return back_to_game(request, game_id, slow="1")
+            return back_to_game(request, game_id, slow=reason)
+        message = slow_words(reason)
         if game_id is None:
-            response = render_error(request, 429, _("Slow down a little"), message)
+            response = render_error(request, status, _("Slow down a little"), message)
         else:
             response = render_game(
-                request, _table(request, game_id), status_code=429, message=message
+                request, _table(request, game_id), status_code=status, message=message
             )
         response.headers["Retry-After"] = str(retry_after)
         return response

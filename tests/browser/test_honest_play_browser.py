@@ -327,6 +327,58 @@ def test_statistics_on_a_phone_never_scroll_sideways(
     page.screenshot(path=artifacts / "phone-stats.png", full_page=True)
 
 
+CHART_WORDS = {
+    "en": ("Win percentage over 1 game", ["won", "lost"]),
+    "hi": ("1 गेम में जीत प्रतिशत", ["जीत", "हार"]),
+    "ar": ("نسبة الفوز في لعبة واحدة", ["فوز", "خسارة"]),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ar"])
+def test_charts_on_a_phone_have_legends_and_labels_a_person_can_read(
+    browser: Browser, live_server: str, artifacts: Path, language: str
+) -> None:
+    """One game given up: the charts' titles say one game, each names its series in a
+    legend, and every label inside the scaled-down SVG is drawn at 11 px or more."""
+    context = browser.new_context(
+        base_url=live_server,
+        viewport={"width": 375, "height": 740},
+        has_touch=True,
+        is_mobile=True,
+        locale=language,
+    )
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.add_init_script(COUNT_SETTLES)
+    try:
+        page = context.new_page()
+        ui = MontanaUI(page)
+        page.goto("/")
+        montana_form = 'form:has(input[name="kind"][value="montana"]):has(input[name="deal"])'
+        page.locator(f'{montana_form} input[name="deal"]').fill("1")
+        with page.expect_navigation():
+            page.locator(f"{montana_form} button").last.click()
+        page.locator("details.give-up summary").click()
+        ui.act(page.locator('button[name="action"][value="resign"]'))
+        expect(ui.game).to_have_attribute("data-status", "lost")
+        page.goto("/stats")  # the player's own charts, Montana Expert first
+        title, legend = CHART_WORDS[language]
+        figures = page.locator("figure.chart")
+        expect(figures.first.locator("figcaption")).to_have_text(title)
+        expect(figures.last.locator(".legend li")).to_have_text(legend)
+        expect(figures.first.locator(".legend li")).to_have_count(1)
+        smallest = page.eval_on_selector_all(
+            "figure.chart svg text",
+            "els => Math.min(...els.map(e => e.getBoundingClientRect().height))",
+        )
+        assert smallest >= 11, f"a chart label is {smallest:.1f} px tall"
+        assert page.evaluate("document.documentElement.scrollWidth") <= 375
+        page.locator("section[aria-labelledby=charts-title]").screenshot(
+            path=artifacts / f"phone-charts-{language}.png"
+        )
+    finally:
+        context.close()
+
+
 def _glides_after_a_move(page: Page) -> tuple[int, str]:
     """Play Montana #1's first move; how many cards were animating right after the swap,
     and the card the move took (read from its old cell)."""

@@ -184,3 +184,17 @@ def test_a_king_that_fits_its_place_is_searched_alone() -> None:
     # The start, then KC, then KD: the order KD-then-KC is never searched.
     assert result.positions == 3
     assert replay(TWO_KINGS, result.moves).score == 36
+
+
+def test_a_search_stops_where_the_process_memory_limit_says() -> None:
+    from app.solve import memory
+
+    position = montana.new_game(3, "expert")
+    memory.limit(memory.resident_bytes() // 2)  # already past it: the first look stops
+    try:
+        answer = RoundSearch(position).run(max_seconds=60)
+    finally:
+        memory.limit(None)
+    assert answer.verdict == "unknown"
+    assert answer.positions <= memory.CHECK_EVERY + 1
+    assert not memory.full()  # no limit: never full

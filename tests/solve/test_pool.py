@@ -76,3 +76,31 @@ def test_kept_answers_stay_within_their_byte_budget() -> None:
     assert kept._bytes <= 1000
     assert kept.get(Job("answer", "montana", "99")) == 99
     assert kept.get(Job("answer", "montana", "0")) is None
+
+
+def test_a_closed_pool_ends_the_searches_under_way(pool: SolverPool) -> None:
+    """An ended pool takes no processor time from what runs next (a long search was left
+    running for up to its whole budget before)."""
+    assert pool.ask(fresh(3), wait=0.3) is None  # deal #3's round: millions of positions
+    processes = list(pool._executors["answer"]._processes.values())  # type: ignore[union-attr]
+    assert processes and all(process.is_alive() for process in processes)
+    pool.close()
+    for process in processes:
+        process.join(5)
+    assert not any(process.is_alive() for process in processes)
+
+
+def test_a_search_past_the_memory_limit_answers_not_sure_and_its_worker_lives() -> None:
+    """Deal #3's round grows past the worker's size limit within seconds: the search stops
+    and answers, where the watch used to end the worker and every ask said "busy"."""
+    solver = SolverPool(workers=1, queue=2, waiters=4, answer_ms=120_000)
+    try:
+        answer = solver.ask(fresh(3), wait=120)
+        assert isinstance(answer, Answer)
+        assert answer.verdict == "unknown"
+        assert 100_000 < answer.positions < 1_500_000  # stopped by memory, not positions
+        assert answer.seconds < 60  # nor by time
+        next_answer = solver.ask(fresh(12), wait=120)  # the same worker answers again
+        assert isinstance(next_answer, Answer)
+    finally:
+        solver.close()

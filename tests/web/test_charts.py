@@ -20,6 +20,7 @@ def test_left_to_right_time_runs_from_the_left() -> None:
     assert first.label == "1" and first.at < last.at
     assert chart.value_axis == charts.LEFT
     assert chart.title == "Win percentage over the last 4 games"
+    assert [key.label for key in charts.daily_chart(DATA).legend] == ["won", "lost"]
     assert "75%" in chart.description
 
 
@@ -29,7 +30,7 @@ def test_right_to_left_mirrors_the_axes_and_the_data() -> None:
     with i18n.use_locale("ar"):
         chart = charts.daily_chart(DATA)
     assert chart.value_axis == charts.WIDTH - charts.LEFT
-    assert chart.value_anchor == "start"
+    assert chart.value_tick_x == charts.WIDTH - charts.LEFT + 6  # outside the plot, on the right
     for left, right in zip(plain.bars, chart.bars, strict=True):
         assert abs((left.x + left.width / 2) + (right.x + right.width / 2) - charts.WIDTH) < 0.01
 

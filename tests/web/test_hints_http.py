@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from fastapi.testclient import TestClient
 
 from app import service
@@ -137,3 +138,25 @@ def test_show_solution_for_montana_names_what_the_line_does(client: TestClient) 
     page = client.get(f"/games/{game_id}/solution?step=999").text
     assert "This line clears the round without another redeal." in page
     assert "48/48" in page  # the last step: every card in place
+
+
+def test_a_solution_or_hint_not_ready_says_still_thinking_not_busy(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search for this game goes on: the page says so (202 Accepted, ask again), not
+    that the solver is busy with other games."""
+    game_id = start(client, kind="freecell")
+    solvers = client.app.state.solvers  # type: ignore[attr-defined]
+    monkeypatch.setattr(solvers, "ask", lambda job, wait: None)
+    page = client.get(f"/games/{game_id}/solution")
+    assert page.status_code == 202
+    assert page.headers["Retry-After"] == "2"
+    assert "Still thinking: the solver is working on it." in page.text
+    assert "busy with other games" not in page.text
+    hinted = client.post(f"/games/{game_id}/hint", headers=HX)
+    assert hinted.status_code == 202 and "Still thinking" in hinted.text
+    # Without JavaScript: back to the game, which says the same.
+    form = client.post(f"/games/{game_id}/hint", headers={"Sec-Fetch-Mode": "navigate"})
+    assert form.status_code == 303 and form.headers["location"].endswith("?slow=thinking")
+    assert "Still thinking" in client.get(form.headers["location"]).text
+    assert client.get(f"/games/{game_id}/history").text == ""  # nothing counted or played

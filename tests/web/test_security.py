@@ -198,7 +198,7 @@ def test_rate_limit_without_javascript_goes_back_to_the_game(
         f"/games/{game_id}/actions", data={"action": "undo", "version": "1"}, headers=page
     )
     assert response.status_code == 303
-    assert response.headers["location"].endswith(f"/games/{game_id}?slow=1")
+    assert response.headers["location"].endswith(f"/games/{game_id}?slow=action")
     assert "wait a moment" in client.get(response.headers["location"]).text
     assert len(history(client, game_id).splitlines()) == 1
 

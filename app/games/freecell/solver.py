@@ -31,6 +31,7 @@ from typing import Final
 
 from app.games.freecell.rules import STANDARD, FreeCellPosition, FreeCellVariant, new_game
 from app.rules.protocol import Answer, Verdict
+from app.solve import memory
 
 __all__ = ["Answer", "new_game", "replay_wins", "solve"]
 
@@ -295,7 +296,7 @@ def _best_first(
     frontier: list[tuple[int, int, State]] = [(heuristic(state, weights), 0, state)]
     nodes = 0
     while frontier and nodes < max_nodes:
-        if nodes % 256 == 0 and time.perf_counter() > deadline:
+        if nodes % 256 == 0 and (time.perf_counter() > deadline or _full(nodes)):
             break
         _, node, current = heapq.heappop(frontier)
         nodes += 1
@@ -316,7 +317,9 @@ def _exhaust(
     stack: list[tuple[int, State]] = [(0, state)]
     nodes = 0
     while stack:
-        if nodes >= max_nodes or (nodes % 256 == 0 and time.perf_counter() > deadline):
+        if nodes >= max_nodes or (
+            nodes % 256 == 0 and (time.perf_counter() > deadline or _full(nodes))
+        ):
             return "unknown", [], nodes
         node, current = stack.pop()
         nodes += 1
@@ -329,6 +332,15 @@ def _exhaust(
         children.sort(reverse=True)
         stack.extend((child_id, child) for _, child_id, child in children)
     return "unsolvable", [], nodes
+
+
+def _full(nodes: int) -> bool:
+    """Whether the solver process's memory limit stops the search (looked at now and then)."""
+    return nodes % FULL_CHECK_EVERY == 0 and memory.full()
+
+
+FULL_CHECK_EVERY: Final = 2_048
+"""FreeCell positions cost far more than Montana's: the process's size is looked at sooner."""
 
 
 def _new_children(

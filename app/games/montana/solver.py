@@ -33,6 +33,7 @@ from app.games.montana import rules as montana
 from app.games.montana.rules import COLUMNS, cell_name
 from app.rules.cards import Card
 from app.rules.protocol import Answer, Verdict
+from app.solve import memory
 
 Board = bytes
 Lengths = tuple[int, int, int, int]
@@ -66,8 +67,8 @@ RUN: Final = 12
 """A complete row sequence: 2 … K."""
 CLEARED: Final = 48
 MAX_NODES: Final = 1_500_000
-"""At most this many positions in one search (about 100 bytes each, 150 MB): a solver
-worker stays well inside the site's memory however many players ask at once."""
+"""At most this many positions in one search (about 100 bytes each, 150 MB). In a solver
+process the process's memory limit (:mod:`app.solve.memory`) stops a search sooner."""
 HINT_MAX_NODES: Final = MAX_NODES
 """At most this many positions for one round's hints, carried on or not."""
 NEARLY_WON: Final = """\
@@ -242,7 +243,11 @@ class RoundSearch:
                 todo.append(plain)  # empty when nothing new is below: backed up at once
             level = todo[-1]
             if level:
-                if nodes & 1023 == 0 and (nodes >= stop_at or time.perf_counter() > deadline):
+                if nodes & 1023 == 0 and (
+                    nodes >= stop_at
+                    or time.perf_counter() > deadline
+                    or (nodes & (memory.CHECK_EVERY - 1) == 0 and memory.full())
+                ):
                     expand = False
                     break
                 gap, card, source, slot, child = level.pop()  # a Move

@@ -21,7 +21,7 @@ from app.service import deals, names
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
-from app.web.errors import FormError, too_many_words
+from app.web.errors import FormError, slow_words
 from app.web.htmx import is_htmx
 from app.web.pages import (
     describe_hint,
@@ -211,7 +211,7 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
     elif notes.stale:
         message = stale_message()
     elif notes.slow:
-        message = too_many_words("action")
+        message = slow_words(notes.slow)
     elif notes.baddeal:
         message = deal_problem(game.kind, notes.baddeal)
     elif notes.why and not game.is_over:
