@@ -20,21 +20,31 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from typing import Final, Generic, TypeVar
-
-from cachetools import LRUCache
-from cachetools.keys import hashkey
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+class _Key(tuple[Hashable, ...]):
+    """A tuple that hashes its parts once: the cache looks a key up and then moves it to
+    the recent end, each a hash."""
+
+    _hash: int | None = None
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = tuple.__hash__(self)
+        return self._hash
+
+
 def key(*parts: Hashable) -> Hashable:
-    """A key of several values that hashes once (cachetools' ``hashkey``): the cache looks
-    a key up and then moves it to the recent end, each a hash."""
-    made: Hashable = hashkey(*parts)
-    return made
+    """A key of several values that hashes once: for parts slow to hash (a position, a
+    tuple of dataclasses), which a lookup and its move to the recent end would hash twice.
+    Parts that hash fast in C are better kept in a plain tuple."""
+    return _Key(parts)
 
 
 ENTRY_BYTES: Final = 120
@@ -66,46 +76,51 @@ class Kept(Generic[K, V]):
         self.name = name
         self.max_bytes = max_bytes
         self._size = size
-        self._entries: LRUCache[K, tuple[V, int]] = LRUCache(
-            max_bytes, getsizeof=lambda entry: entry[1]
-        )
+        self._entries: OrderedDict[K, tuple[V, int]] = OrderedDict()
+        """Values and their sizes, the least recently used first."""
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
         with self._lock:
-            try:
-                return self._entries[key][0]  # one lookup, and the recency update
-            except KeyError:
+            entry = self._entries.get(key)
+            if entry is None:
                 return None
+            self._entries.move_to_end(key)
+            return entry[0]
 
-    def get_many(self, keys: Iterable[K]) -> list[V | None]:
-        """Several values at once, under one lock (a board's cells)."""
-        entries, found = self._entries, list[V | None]()
-        with self._lock:
-            for key in keys:
-                try:
-                    found.append(entries[key][0])
-                except KeyError:
-                    found.append(None)
-        return found
+    def peek_many(self, keys: Iterable[K]) -> list[V | None]:
+        """Several values at once, without taking the lock or marking them used (a board's
+        52 cells on every page: a lookup each, as a dict's). Entries only ever peeked at
+        leave in the order they came; a dict read while another thread writes sees the
+        value before or after, never a broken one."""
+        entries = self._entries
+        return [None if (entry := entries.get(key)) is None else entry[0] for key in keys]
 
     def put(self, key: K, value: V) -> V:
         """Keep ``value`` under ``key`` (if it fits at all); return it."""
         size = self._size(key, value)
         if size <= self.max_bytes:
             with self._lock:
-                self._entries[key] = (value, size)
+                entries = self._entries
+                old = entries.pop(key, None)
+                self._bytes += size - (old[1] if old is not None else 0)
+                entries[key] = (value, size)
+                while self._bytes > self.max_bytes:
+                    _, (_, gone) = entries.popitem(last=False)
+                    self._bytes -= gone
         return value
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._bytes = 0
 
     @property
     def bytes(self) -> int:
         """What the kept values count for, as ``size`` measured them."""
         with self._lock:
-            return int(self._entries.currsize)
+            return self._bytes
 
     def __len__(self) -> int:
         with self._lock:

@@ -28,10 +28,8 @@ class Group:
     kind: str
     variant: str
 
-    @property
-    def name(self) -> str:
-        rules = GAMES[self.kind]
-        return rules.name if len(rules.variants) == 1 else f"{rules.name} {self.variant.title()}"
+    """A game and variant whose statistics are counted together (its name, in the reader's
+    language, is ``app.web.names.group_name``)."""
 
     @property
     def slug(self) -> str:

@@ -69,7 +69,7 @@ from app.service.records import (
     unfinished,
 )
 from app.service.solvers import SolverBusy, SolverPool, SolverThinking
-from app.service.table import Table, table
+from app.service.table import Table, game_and_settings, table
 from app.service.verify import Mismatch, verify
 
 __all__ = [
@@ -111,6 +111,7 @@ __all__ = [
     "ask_hint",
     "commands",
     "ensure_player",
+    "game_and_settings",
     "history",
     "history_export",
     "known_answer",

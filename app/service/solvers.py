@@ -33,7 +33,6 @@ import multiprocessing
 import os
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -41,6 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from app.caches import Kept
 from app.config import Settings
 from app.games import KINDS, game_kind
 from app.rules.protocol import Answer, Searches
@@ -109,7 +109,7 @@ class SolverPool:
         self._waiters = threading.BoundedSemaphore(waiters)
         self._lock = threading.Lock()
         self._running: dict[Job, Future[object]] = {}
-        self._known = _Sized(cache_bytes)
+        self._known = Kept[Job, object]("solver answers", cache_bytes, _size)
         self._executors: dict[Question, ProcessPoolExecutor] = {}
 
     def ask(self, job: Job, wait: float) -> object | None:
@@ -175,7 +175,7 @@ class SolverPool:
                 return
             result = future.result()
             if _keep(job, result):
-                self._known.put(job, result, _size(job, result))
+                self._known.put(job, result)
 
         return finished
 
@@ -238,32 +238,6 @@ def _keep(job: Job, result: object) -> bool:
 def _size(job: Job, result: object) -> int:
     moves = result.moves if isinstance(result, Answer) else ()
     return 200 + 2 * len(job.text) + sum(len(move) + 60 for move in moves)
-
-
-class _Sized:
-    """Answers by job, least recently used out once they hold more than ``limit`` bytes."""
-
-    def __init__(self, limit: int) -> None:
-        self._limit, self._bytes = limit, 0
-        self._entries: OrderedDict[Job, tuple[object, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, job: Job) -> object | None:
-        with self._lock:
-            found = self._entries.get(job)
-            if found is None:
-                return None
-            self._entries.move_to_end(job)
-            return found[0]
-
-    def put(self, job: Job, value: object, size: int) -> None:
-        with self._lock:
-            old = self._entries.pop(job, None)
-            self._bytes += size - (old[1] if old else 0)
-            self._entries[job] = (value, size)
-            while self._bytes > self._limit and self._entries:
-                _, (_, gone) = self._entries.popitem(last=False)
-                self._bytes -= gone
 
 
 def sized(settings: Settings) -> SolverPool:

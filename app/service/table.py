@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from app.rules.protocol import Answer
 from app.service.help import known_answer
-from app.service.model import Game
-from app.service.players import Settings
+from app.service.model import Game, get_row, view
+from app.service.players import Settings, read_settings
 from app.service.players import settings as player_settings
 from app.service.solvers import SolverPool
 from app.store import Database
@@ -38,3 +38,11 @@ def table(
     if known is not None and known.verdict == "unknown":
         known = None
     return Table(game, settings, known)
+
+
+def game_and_settings(
+    *, db: Database, game_id: str, player_id: str | None
+) -> tuple[Game, Settings]:
+    """A game and the player's settings in one read (its page shows both)."""
+    with db.look() as link:
+        return view(get_row(link, game_id)), read_settings(link, player_id)

@@ -268,7 +268,7 @@ class MontanaUI(GameUI):
 
     def position_grid(self) -> list[str]:
         """The board as the server's ``GET /games/{id}/position`` has it."""
-        return self.position_text().splitlines()[3:]
+        return self.position_text().splitlines()[-4:]  # after the headers
 
 
 def card_text(label: str) -> str:

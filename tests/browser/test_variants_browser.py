@@ -3,6 +3,7 @@ a few moves by clicking, and its table on screen at desktop and phone widths."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Final
 
@@ -10,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, ViewportSize, expect
 
 from app.games.freecell import rules as freecell
+from tests.browser.conftest import MontanaUI
 from tests.browser.test_freecell_browser import DESKTOP, PHONE, FreeCellUI
 
 NAMES: Final = {"eight-off": "Eight Off", "seahaven": "Seahaven Towers", "bakers": "Baker's Game"}
@@ -63,3 +65,34 @@ def test_a_variant_plays_and_fits(
         place = fc.free_cell(target) if target.isalpha() else fc.column(target)
         fc.act(place)
     assert [line for line in fc.history() if not line.endswith("h")] == moves
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1280x900", "375x812"])
+def test_red_moon_heads_each_row_with_its_ace_and_column_one_takes_that_2(
+    page: Page, artifacts: Path, size: ViewportSize
+) -> None:
+    """Red Moon from the home page: an ace before each row (a row header a screen reader
+    names), the board on screen, and a click on gap A1 brings 2♣, the one card it takes."""
+    page.set_viewport_size(size)
+    ui = MontanaUI(page)
+    ui.start_from_home("montana", 1, "Play Montana", "Red Moon")
+    expect(page.locator("#game-title")).to_contain_text("Red Moon")
+    heads = page.get_by_role("rowheader")
+    expect(heads).to_have_count(4)
+    expect(heads.first).to_have_accessible_name(
+        "ace of clubs, at the head of row A: the row's suit"
+    )
+    expect(ui.cell("A1")).to_have_attribute("aria-label", "gap, row A, column 1: wants 2 of clubs")
+    width = size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    outside = page.eval_on_selector_all(
+        "#board .ace-head, #board [data-cell]",
+        "(els, w) => els.filter(e => { const r = e.getBoundingClientRect();"
+        " return r.left < 0 || r.right > w + 0.5; }).length",
+        width,
+    )
+    assert outside == 0, f"{outside} cells off-screen at {width}px"
+    page.screenshot(path=artifacts / f"montana-red-moon-{width}.png", full_page=True)
+    ui.act(ui.cell("A1"))
+    assert ui.position_grid()[0].startswith("2C ")
+    expect(ui.cell("A1")).to_have_class(re.compile(r"\bin-place\b"))

@@ -12,7 +12,7 @@ import pytest
 
 from app.games import rules_for
 from app.rules.protocol import Answer, Hint
-from app.service.solvers import Job, SolverBusy, SolverPool, _Sized
+from app.service.solvers import CACHE_BYTES, Job, SolverBusy, SolverPool
 
 HARD = Job("answer", "freecell", rules_for("freecell").new_game(11982, "standard").to_text())
 """A proof that takes seconds (deal #11982 cannot be won)."""
@@ -70,12 +70,14 @@ def test_an_unfinished_wait_leaves_the_search_going(pool: SolverPool) -> None:
 
 
 def test_kept_answers_stay_within_their_byte_budget() -> None:
-    kept = _Sized(1000)
+    pool = SolverPool(workers=1, queue=2, waiters=4, cache_bytes=CACHE_BYTES // 4096)
+    kept = pool._known
     for n in range(100):
-        kept.put(Job("answer", "montana", str(n)), n, 100)
-    assert kept._bytes <= 1000
-    assert kept.get(Job("answer", "montana", "99")) == 99
-    assert kept.get(Job("answer", "montana", "0")) is None
+        kept.put(Job("answer", "montana", str(n)), Answer("unknown", (), n, 0.0))
+    assert kept.bytes <= kept.max_bytes
+    assert pool.known(Job("answer", "montana", "99")) is not None
+    assert pool.known(Job("answer", "montana", "0")) is None
+    pool.close()
 
 
 def test_a_closed_pool_ends_the_searches_under_way(pool: SolverPool) -> None:

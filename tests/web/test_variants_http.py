@@ -90,3 +90,29 @@ def test_seahaven_draws_ten_columns_and_eight_off_eight_cells(client: TestClient
     page = client.get(f"/games/{start(client, 'freecell', '1', variant='eight-off')}").text
     assert 'data-columns="8" data-cells="8"' in page
     assert 'data-drop="i"' in page and 'data-drop="h"' in page
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ar"])
+def test_the_rules_page_describes_blue_moon_and_red_moon(client: TestClient, language: str) -> None:
+    page = client.get("/rules/montana", headers={"Accept-Language": language}).text
+    names = {"en": ("Blue Moon", "Red Moon"), "hi": ("ब्लू मून", "रेड मून")}
+    for name in names.get(language, ("القمر الأزرق", "القمر الأحمر")):
+        assert name in page
+
+
+def test_blue_moon_draws_each_row_s_ace_before_column_one_and_plays(client: TestClient) -> None:
+    game_id = start(client, "montana", "1", variant="blue-moon")
+    page = client.get(f"/games/{game_id}").text
+    assert 'class="grid headed"' in page
+    assert page.count('role="rowheader"') == 4
+    assert 'aria-label="ace of diamonds, at the head of row A: the row&#39;s suit"' in page
+    moved = act(client, game_id, "6S A13", 0, **HX)
+    assert moved.status_code == 200
+    # Red Moon: column 1 takes the row's own 2 only; another is refused with the reason.
+    red = start(client, "montana", "1", variant="red-moon")
+    refused = client.post(
+        f"/games/{red}/actions", data={"action": "2D A1", "version": "0"}, headers=HX
+    )
+    assert refused.status_code == 422
+    assert "its row begins with" in refused.text
+    assert act(client, red, "2C A1", 0, **HX).status_code == 200

@@ -14,9 +14,19 @@ Glossary
 - A **redeal** gathers every card not in place, shuffles them (see
   :mod:`app.rules.deals`) and deals them back row by row, leaving one gap right after
   each row's sequence. Easy allows 4 redeals, Expert (the default) 2.
+- **Blue Moon** and **Red Moon** (PySolFC's ``montana.py``) are played with the aces: each
+  row is headed by an ace, fixed there for the whole game, and the row is built from it,
+  so a gap in column 1 takes only the 2 of its row's ace (never a choice of 2s). The 13
+  cells after the ace are numbered 1 … 13 as in Montana, so the board, the notation and the
+  solver are Montana's with that one rule (:attr:`MontanaPosition.aces`). Blue Moon deals
+  the numbered shuffle as Montana does and moves each ace, in the order they were dealt,
+  to the head of rows A … D (its cell becomes a gap); Red Moon heads the rows with the aces
+  in suit order (♣ ♦ ♥ ♠), leaves column 1 a gap and deals the other 48 cards of the
+  shuffle, in order, into columns 2 … 13. Both allow 2 redeals.
 
 Notation: a move is ``CARD CELL`` (``8C B7``), a redeal is ``redeal``. A position is four
-lines of 13 tokens (``--`` for a gap) after optional header lines::
+lines of 13 tokens (``--`` for a gap) after optional header lines (``Aces: AD AC AS AH``,
+the rows' heads, in Blue Moon and Red Moon)::
 
     Deal: 1
     Redeals-left: 2
@@ -58,9 +68,11 @@ ROW_LETTERS: Final = "ABCD"
 GAP_TOKEN: Final = "--"
 IN_PLACE_MAX: Final = 48
 
-Variant = Literal["easy", "expert"]
-REDEALS: Final[dict[str, int]] = {"easy": 4, "expert": 2}
-VARIANTS: Final[tuple[str, ...]] = ("expert", "easy")
+Variant = Literal["easy", "expert", "blue-moon", "red-moon"]
+REDEALS: Final[dict[str, int]] = {"easy": 4, "expert": 2, "blue-moon": 2, "red-moon": 2}
+VARIANTS: Final[tuple[str, ...]] = ("expert", "easy", "blue-moon", "red-moon")
+MOONS: Final = frozenset({"blue-moon", "red-moon"})
+"""The variants whose rows are headed by their aces."""
 DEFAULT_VARIANT: Final = "expert"
 MAX_DEAL: Final = 1_000_000
 
@@ -157,6 +169,9 @@ class MontanaPosition:
     deal: int = 0
     redeals_left: int = REDEALS[DEFAULT_VARIANT]
     redeals_done: int = 0
+    aces: tuple[Card, ...] = ()
+    """The aces heading rows A … D (Blue Moon, Red Moon), or none (Montana): with them a
+    row is built from its ace, so its column 1 takes only that suit's 2."""
     _where: dict[Card, Cell] = field(init=False, repr=False, compare=False, hash=False)
     _runs: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
     """Each row's cards in place (the board view asks of every card, the score of every row)."""
@@ -182,7 +197,14 @@ class MontanaPosition:
 
     def _run(self, row: int) -> int:
         start = row * COLUMNS
+        first = self.cells[start]
+        if self.aces and (first is None or first.suit != self.aces[row].suit):
+            return 0  # a 2 of another suit than the row's ace is not in place
         return grid_sequence(self.cells[start : start + COLUMNS], 2)
+
+    def row_two(self, gap: Cell) -> Card | None:
+        """The one 2 a column-1 gap takes when its row is headed by an ace."""
+        return Card(2, self.aces[gap // COLUMNS].suit) if self.aces else None
 
     def in_place(self, cell: Cell) -> bool:
         return cell % COLUMNS < self.sequence_length(cell // COLUMNS)
@@ -197,8 +219,9 @@ class MontanaPosition:
         return IN_PLACE_MAX - self.score
 
     def wanted(self, gap: Cell) -> Card | None:
-        """The one card that fits a gap outside column 1; ``None`` if dead or column 1."""
-        return None if gap % COLUMNS == 0 else grid_wanted(self.cells[gap - 1])
+        """The one card that fits a gap: ``None`` if it is dead, or in column 1 of a board
+        without aces (any 2 may go there)."""
+        return self.row_two(gap) if gap % COLUMNS == 0 else grid_wanted(self.cells[gap - 1])
 
     def is_dead(self, gap: Cell) -> bool:
         return gap % COLUMNS != 0 and self.wanted(gap) is None
@@ -215,7 +238,7 @@ class MontanaPosition:
         """Every legal move into ``gap`` (several only for a column-1 gap)."""
         if self.cells[gap] is not None:
             return ()
-        if gap % COLUMNS == 0:
+        if gap % COLUMNS == 0 and not self.aces:
             return tuple(MontanaMove(two, gap) for two in self.twos_for_column_one())
         card = self.wanted(gap)
         return () if card is None else (MontanaMove(card, gap),)
@@ -265,7 +288,9 @@ class MontanaPosition:
         cells = list(self.cells)
         cells[self.where(move.card)] = None
         cells[move.cell] = move.card
-        return MontanaPosition(tuple(cells), self.deal, self.redeals_left, self.redeals_done)
+        return MontanaPosition(
+            tuple(cells), self.deal, self.redeals_left, self.redeals_done, self.aces
+        )
 
     def _check(self, move: MontanaMove) -> None:
         """Raise :class:`IllegalMoveError` saying why ``move`` is not allowed."""
@@ -278,6 +303,19 @@ class MontanaPosition:
                 cell=target,
                 card=self.cells[move.cell],
             )
+        two = self.row_two(move.cell) if move.cell % COLUMNS == 0 else None
+        if two is not None and move.card != two:
+            ace = self.aces[move.cell // COLUMNS]
+            raise IllegalMoveError(
+                f"only {two} may go to {target}: its row is headed by {ace}",
+                "montana.row_two",
+                card=move.card,
+                cell=target,
+                wanted=two,
+                ace=ace,
+            )
+        if two is not None:
+            return
         if move.cell % COLUMNS == 0:
             if move.card.rank != 2:
                 raise IllegalMoveError(
@@ -339,7 +377,7 @@ class MontanaPosition:
             cells.append(None)
             cells.extend(next(stream) for _ in range(COLUMNS - length - 1))
         return MontanaPosition(
-            tuple(cells), self.deal, self.redeals_left - 1, self.redeals_done + 1
+            tuple(cells), self.deal, self.redeals_left - 1, self.redeals_done + 1, self.aces
         )
 
     def automatic_move(self, mode: AutoHome = "safe") -> None:
@@ -373,9 +411,10 @@ class MontanaPosition:
         )
 
     def to_text(self) -> str:
+        aces = f"Aces: {' '.join(ace.text for ace in self.aces)}\n" if self.aces else ""
         return (
             f"Deal: {self.deal}\nRedeals-left: {self.redeals_left}\n"
-            f"Redeals-done: {self.redeals_done}\n{self.grid_text()}\n"
+            f"Redeals-done: {self.redeals_done}\n{aces}{self.grid_text()}\n"
         )
 
     def __str__(self) -> str:
@@ -388,22 +427,35 @@ class MontanaPosition:
 # -- making positions --------------------------------------------------------------------
 
 
+RED_MOON_SUITS: Final = "CDHS"
+"""Red Moon's aces head rows A … D in this suit order."""
+
+
 def new_game(deal: int, variant: str = DEFAULT_VARIANT) -> MontanaPosition:
-    """Montana deal ``deal``: Microsoft's shuffle for that seed, row by row, aces out."""
+    """Deal ``deal`` of ``variant``: Microsoft's shuffle for that seed, row by row, aces
+    out (Montana), to the rows' heads as dealt (Blue Moon), or first by suit (Red Moon)."""
     if variant not in REDEALS:
-        raise ValueError(f"unknown Montana variant {variant!r} (easy or expert)")
+        raise ValueError(f"unknown Montana variant {variant!r} ({', '.join(VARIANTS)})")
     if not 1 <= deal <= MAX_SEED:
         raise ValueError(f"deal number must be 1 … {MAX_SEED}, not {deal!r}")
-    cells = tuple(None if card.rank == ACE else card for card in microsoft_deal(deal))
-    return MontanaPosition(cells, deal, REDEALS[variant], 0)
+    dealt = microsoft_deal(deal)
+    if variant == "red-moon":
+        aces = tuple(Card.parse(f"A{suit}") for suit in RED_MOON_SUITS)
+        others = iter(card for card in dealt if card.rank != ACE)
+        cells = tuple(None if cell % COLUMNS == 0 else next(others) for cell in range(CELLS))
+        return MontanaPosition(cells, deal, REDEALS[variant], 0, aces)
+    cells = tuple(None if card.rank == ACE else card for card in dealt)
+    aces = tuple(card for card in dealt if card.rank == ACE) if variant in MOONS else ()
+    return MontanaPosition(cells, deal, REDEALS[variant], 0, aces)
 
 
-_HEADERS: Final = ("deal", "redeals-left", "redeals-done")
+_HEADERS: Final = ("deal", "redeals-left", "redeals-done", "aces")
 
 
 def parse(text: str) -> MontanaPosition:
     """Read a position: optional ``Key: value`` headers, then four lines of 13 tokens."""
     headers: dict[str, int] = {}
+    aces: tuple[Card, ...] = ()
     grid: list[list[str]] = []
     for number, raw in enumerate(text.strip().splitlines(), start=1):
         line = raw.strip()
@@ -414,6 +466,9 @@ def parse(text: str) -> MontanaPosition:
             key = key.strip().lower()
             if key not in _HEADERS:
                 raise InvalidPositionError(f"line {number}: unknown header {key!r}")
+            if key == "aces":
+                aces = _aces(number, value)
+                continue
             if not (value.strip().isascii() and value.strip().isdigit()):
                 raise InvalidPositionError(f"line {number}: {key} must be a number: {value!r}")
             headers[key] = int(value)
@@ -452,7 +507,19 @@ def parse(text: str) -> MontanaPosition:
         headers.get("deal", 0),
         headers.get("redeals-left", REDEALS[DEFAULT_VARIANT]),
         headers.get("redeals-done", 0),
+        aces,
     )
+
+
+def _aces(number: int, value: str) -> tuple[Card, ...]:
+    """The ``Aces:`` header: the four aces heading rows A … D, each suit once."""
+    try:
+        aces = tuple(Card.parse(token) for token in value.split())
+    except InvalidCardError:
+        raise InvalidPositionError(f"line {number}: aces must be cards: {value!r}") from None
+    if len(aces) != ROWS or any(ace.rank != ACE for ace in aces) or len(set(aces)) != ROWS:
+        raise InvalidPositionError(f"line {number}: expected the four aces, got {value!r}")
+    return aces
 
 
 @dataclass(frozen=True)

@@ -83,17 +83,25 @@ def board_of(position: montana.MontanaPosition) -> Board:
     return bytes(GAP if card is None else card.index for card in position.cells)
 
 
+def row_twos(position: montana.MontanaPosition) -> tuple[tuple[int, ...], ...]:
+    """For each row, the 2s (card numbers) its column-1 gap takes: any in Montana, the
+    2 of the row's ace where aces head the rows."""
+    if not position.aces:
+        return (TWOS,) * 4
+    return tuple((Card(2, ace.suit).index,) for ace in position.aces)
+
+
 def card_name(card: int) -> str:
     return Card.from_index(card).text
 
 
-def lengths(board: Board) -> Lengths:
-    """How many cards of each row are in place."""
+def lengths(board: Board, twos: tuple[tuple[int, ...], ...] = (TWOS,) * 4) -> Lengths:
+    """How many cards of each row are in place (``twos``: the 2s each row may start with)."""
     found = []
-    for start in ROW_STARTS:
+    for start, starts in zip(ROW_STARTS, twos, strict=True):
         first = board[start]
         length = 0
-        if first in TWOS:
+        if first in starts:
             length = 1
             while length < RUN and board[start + length] == first + 4 * length:
                 length += 1
@@ -164,7 +172,10 @@ class RoundSearch:
             if value != GAP:
                 self.where[value] = cell
         self.gaps = [cell for cell, value in enumerate(cells) if value == GAP]
-        self.rows = list(lengths(bytes(cells)))
+        self.twos = row_twos(position)
+        """The 2s a column-1 gap of each row takes (one, the ace's, in a row it heads)."""
+        self.headed = bool(position.aces)
+        self.rows = list(lengths(bytes(cells), self.twos))
         self.score_now = self.best_score = self.open_score = sum(self.rows)
         self.best_line: list[Played] = []
         self.open_line: list[Played] = []
@@ -189,6 +200,7 @@ class RoundSearch:
         )  # fmt: skip
         key, nodes, score_now, expand = self.key, self.nodes, self.score_now, self.expand
         mark, toggles, row_of, column_of = seen.add, TOGGLES, ROW, COLUMN
+        twos, headed = self.twos, self.headed
         verdict: Verdict = "unknown"
         while not self.finished:
             if expand:
@@ -201,9 +213,9 @@ class RoundSearch:
                     gap = gaps[slot]
                     column = column_of[gap]
                     if column == 0:
-                        for two in TWOS:
+                        for two in twos[row_of[gap]]:
                             source = where[two]
-                            if column_of[source]:
+                            if column_of[source] or headed:  # a 2 in column 1 stays there
                                 moved = toggles[two]
                                 child = key ^ moved[source] ^ moved[gap]
                                 if child not in seen:

@@ -128,13 +128,43 @@ class MontanaCell(NamedTuple):
         return _("Gap %(cell)s: dead, after a gap") % cell
 
 
+class AceHead(NamedTuple):
+    """The ace heading a row in Blue Moon and Red Moon: fixed there, never played."""
+
+    card: Card
+    row: str
+
+    @property
+    def classes(self) -> str:
+        return f"ace-head {self.card.colour} s-{self.card.suit}"
+
+    @property
+    def face(self) -> str:
+        symbol = self.card.symbol
+        return f"{symbol[:-1]}\n{symbol[-1]}"
+
+    @property
+    def label(self) -> str:
+        return _("%(card)s, at the head of row %(row)s: the row's suit") % {
+            "card": card_name(self.card),
+            "row": self.row,
+        }
+
+
 @dataclass(frozen=True, slots=True)
 class MontanaBoard:
     rows: tuple[tuple[MontanaCell, ...], ...]
+    aces: tuple[Card, ...]
+    """The aces heading rows A … D (Blue Moon, Red Moon), drawn before column 1."""
     has_moves: bool
     can_redeal: bool
     redeals_left: int
     picked: str | None
+
+    @property
+    def heads(self) -> tuple[AceHead, ...]:
+        """The rows' heads to draw before column 1 (none in Montana)."""
+        return tuple(AceHead(ace, "ABCD"[row]) for row, ace in enumerate(self.aces))
 
 
 def picked_gap(position: MontanaPosition, pick: str | None) -> int | None:
@@ -204,6 +234,7 @@ def _made(position: MontanaPosition, playable: bool, picked: int | None) -> Mont
     rows = tuple(tuple(cells[row * COLUMNS : (row + 1) * COLUMNS]) for row in range(ROWS))
     return MontanaBoard(
         rows=rows,
+        aces=position.aces,
         has_moves=position.has_moves(),
         can_redeal=position.can_redeal(),
         redeals_left=position.redeals_left,
@@ -268,6 +299,12 @@ def why(position: Position, place: str) -> str | None:
         return _("%(card)s is in place: it stays there.") % named
     if any(move.card == card for move in position.legal_moves()):
         return None
+    if card.rank == 2 and position.aces:
+        row = next(r for r, ace in enumerate(position.aces) if ace.suit == card.suit)
+        return _(
+            "%(card)s cannot move: it goes only into column 1 of row %(row)s, "
+            "which begins with %(ace)s, and that cell is not a gap."
+        ) % {**named, "row": "ABCD"[row], "ace": isolate(position.aces[row].symbol)}
     if card.rank == 2:
         if index % COLUMNS == 0:
             return (

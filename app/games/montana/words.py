@@ -18,7 +18,13 @@ def name() -> str:
 
 
 def variant_name(variant: str) -> str:
-    return {"expert": _("Expert"), "easy": _("Easy")}.get(variant, variant)
+    names = {
+        "expert": _("Expert"),
+        "easy": _("Easy"),
+        "blue-moon": _("Blue Moon"),
+        "red-moon": _("Red Moon"),
+    }
+    return names.get(variant, variant)
 
 
 def describe(kind: str, notation: str, before: Position, after: Position) -> str:
@@ -93,6 +99,9 @@ REFUSALS: Final[Refusals] = {
     "montana.not_a_gap": lambda p: fill(_("%(cell)s is not a gap: %(card)s is there."), p),
     "montana.only_a_two": lambda p: fill(_("Only a 2 may go to column 1, not %(card)s."), p),
     "montana.already_first": lambda p: fill(_("%(card)s is already in column 1."), p),
+    "montana.row_two": lambda p: fill(
+        _("Only %(wanted)s may go to %(cell)s: its row begins with %(ace)s."), p
+    ),
     "montana.dead_after_gap": lambda p: fill(
         _("%(cell)s is dead until the gap to its left is filled."), p
     ),

@@ -34,7 +34,7 @@ from app.web.pages import (
     table_for,
     verdict_words,
 )
-from app.web.players import PlayerDep, see_other
+from app.web.players import PlayerDep, current_player, see_other
 from app.web.refusals import refusal as refusal_words
 from app.web.templating import paths
 from app.web.throttle import limited
@@ -203,7 +203,9 @@ def _checked_page(request: Request, db: Database, solvers: SolverPool, game_id: 
 
 
 def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> Response:
-    game = service.load(db=db, game_id=game_id)
+    game, settings = service.game_and_settings(
+        db=db, game_id=game_id, player_id=current_player(request)
+    )
     hint = notes.hint
     message = describe_hint(game, hint, True) if hint and not game.is_over else None
     if notes.refused:
@@ -224,7 +226,7 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
             message = fewer_words(int(moved), int(held))
     return render_game(
         request,
-        table_for(request, game),
+        table_for(request, game, settings),
         pick=notes.pick[:16] or None,
         hint=hint or None,
         message=message,
