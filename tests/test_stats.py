@@ -142,6 +142,8 @@ def test_groups_cover_every_game_and_variant() -> None:
     assert [g.slug for g in stats.GROUPS] == [
         "montana-expert",
         "montana-easy",
+        "montana-blue-moon",
+        "montana-red-moon",
         *(f"freecell-{name}" for name in ("standard", "bakers", "cells-3", "cells-2")),
         *(f"freecell-{name}" for name in ("cells-1", "eight-off", "seahaven")),
     ]

@@ -116,3 +116,21 @@ def test_blue_moon_draws_each_row_s_ace_before_column_one_and_plays(client: Test
     assert refused.status_code == 422
     assert "its row begins with" in refused.text
     assert act(client, red, "2C A1", 0, **HX).status_code == 200
+
+
+@pytest.mark.parametrize("variant", ["blue-moon", "red-moon"])
+def test_each_moon_is_hinted_checked_and_solved(client: TestClient, variant: str) -> None:
+    """Red Moon #5 and Blue Moon #2 clear their first round (test_montana_moons.py): the
+    hint, the verdict and the solution say so, and the hint names the move it lights."""
+    deal = "2" if variant == "blue-moon" else "5"
+    game_id = start(client, "montana", deal, variant=variant)
+    hint = patiently(lambda: client.post(f"/games/{game_id}/hint", headers=HX))
+    assert hint.status_code == 200
+    # The hint's 0.9 s may end before the round is searched through: then its best so far.
+    assert "Hint:" in hint.text or "Still thinking: the best move found so far" in hint.text
+    solution = patiently(lambda: client.get(f"/games/{game_id}/solution"))
+    assert solution.status_code == 200
+    assert "This line clears the round without another redeal." in solution.text
+    assert named("montana", variant) in solution.text
+    check = patiently(lambda: client.get(f"/games/{game_id}?check=1", headers=HX))
+    assert "Yes: this round can be cleared without another redeal" in check.text
