@@ -286,22 +286,12 @@ def test_the_new_words_in_hindi_and_arabic(
     try:
         page = context.new_page()
         fc = FreeCellUI(page)
-        page.goto("/")
-        page.locator('form:has(input[name="kind"][value="freecell"]) input[name="deal"]').fill("1")
-        with page.expect_navigation():
-            page.locator(
-                'form:has(input[name="kind"][value="freecell"]):has(input[name="deal"]) button'
-            ).last.click()
+        start_by_form(page, "freecell", 1)
         with fc.swap(new_version=False):
             fc.exposed("4").click()
         expect(page.locator("#announcer")).to_have_text(holding)
         montana = MontanaUI(page)
-        page.goto("/")
-        page.locator('form:has(input[name="kind"][value="montana"]) input[name="deal"]').fill("1")
-        with page.expect_navigation():
-            page.locator(
-                'form:has(input[name="kind"][value="montana"]):has(input[name="deal"]) button'
-            ).last.click()
+        start_by_form(page, "montana", 1)
         with montana.swap(new_version=False):
             montana.cell("A1").click()
         expect(page.locator("#announcer")).to_contain_text(why)
@@ -325,6 +315,15 @@ def test_statistics_on_a_phone_never_scroll_sideways(
     assert wide == 0, "a table scrolls sideways"
     expect(page.locator(".stats-table td[data-label='Unfinished']").first).to_be_visible()
     page.screenshot(path=artifacts / "phone-stats.png", full_page=True)
+
+
+def start_by_form(page: Page, kind: str, deal: int) -> None:
+    """Start ``deal`` of ``kind`` from the home page's form in any language (no words)."""
+    page.goto("/")
+    form = f'form:has(input[name="kind"][value="{kind}"]):has(input[name="deal"])'
+    page.locator(f'{form} input[name="deal"]').fill(str(deal))
+    with page.expect_navigation():
+        page.locator(f"{form} button").last.click()
 
 
 CHART_WORDS = {
@@ -352,11 +351,7 @@ def test_charts_on_a_phone_have_legends_and_labels_a_person_can_read(
     try:
         page = context.new_page()
         ui = MontanaUI(page)
-        page.goto("/")
-        montana_form = 'form:has(input[name="kind"][value="montana"]):has(input[name="deal"])'
-        page.locator(f'{montana_form} input[name="deal"]').fill("1")
-        with page.expect_navigation():
-            page.locator(f"{montana_form} button").last.click()
+        start_by_form(page, "montana", 1)
         page.locator("details.give-up summary").click()
         ui.act(page.locator('button[name="action"][value="resign"]'))
         expect(ui.game).to_have_attribute("data-status", "lost")
