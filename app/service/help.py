@@ -25,7 +25,8 @@ and a solution's waits are the pool's: :class:`SolverPool`)."""
 def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Hint]:
     """The move to play next (never played for the player); the game counts the hint.
 
-    Raises :class:`SolverBusy` when the solver cannot answer in time (nothing counted)."""
+    Raises :class:`SolverThinking` when its search is not done in time, :class:`SolverBusy`
+    when too many others are searching (nothing counted either way)."""
     game = load(db=db, game_id=game_id)
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint", "game.over")
