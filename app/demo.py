@@ -72,7 +72,7 @@ def _losing(kind: str, variant: str, deal: int, rng: random.Random) -> Template:
             break
     if not position.is_lost() and not position.is_won():
         entries.append(("resign", "resign"))
-    count = sum(1 for kind_, _ in entries if kind_ in ("move", "redeal"))
+    count = sum(1 for kind_, _ in entries if kind_ == "move")
     return Template(kind, variant, deal, tuple(entries), position, position.is_won(), count)
 
 

@@ -116,7 +116,7 @@ def test_undo_is_an_action_and_restores_the_position(db: Database, player: str) 
     assert not undone.can_undo
     assert stored_rows(db, game.id) == [
         ("move", "5H C4"),
-        ("redeal", "redeal"),
+        ("move", "redeal"),
         ("undo", "undo"),
         ("undo", "undo"),
     ]

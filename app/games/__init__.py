@@ -11,20 +11,20 @@ from __future__ import annotations
 from typing import Final
 
 from app.games import freecell, montana
-from app.rules.kind import GameKind
-from app.rules.protocol import Rules
+from app.rules.kind import AnyGameKind
+from app.rules.protocol import Position, Rules
 
-KINDS: Final[dict[str, GameKind]] = {game.kind: game for game in (montana.KIND, freecell.KIND)}
+KINDS: Final[dict[str, AnyGameKind]] = {game.kind: game for game in (montana.KIND, freecell.KIND)}
 """Every game the site offers, in the order the home page shows them."""
 
-GAMES: Final[dict[str, Rules]] = {kind: game.rules for kind, game in KINDS.items()}
+GAMES: Final[dict[str, Rules[Position]]] = {kind: game.rules for kind, game in KINDS.items()}
 
 
-def game_kind(kind: str) -> GameKind:
+def game_kind(kind: str) -> AnyGameKind:
     """The game ``kind``; raise ``KeyError`` for an unknown kind."""
     return KINDS[kind]
 
 
-def rules_for(kind: str) -> Rules:
+def rules_for(kind: str) -> Rules[Position]:
     """The rules of game ``kind``; raise ``KeyError`` for an unknown kind."""
     return KINDS[kind].rules

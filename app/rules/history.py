@@ -30,8 +30,11 @@ Entry = tuple[ActionKind, str]
 """One action as stored: its kind and its notation."""
 
 ACTION_KINDS: Final[dict[str, ActionKind]] = {
-    kind: kind for kind in ("move", "auto", "redeal", "undo", "redo", "resign")
+    **{kind: kind for kind in ("move", "auto", "undo", "redo", "resign")},
+    "redeal": "move",
 }
+"""The stored kinds; ``redeal`` is how histories before migration 0012 stored an action
+the player chose that was not a move (a game's own, now a ``move`` by its notation)."""
 
 
 def entry(kind: str, notation: str) -> Entry:
@@ -80,7 +83,7 @@ def redoable(actions: Iterable[Entry]) -> list[list[Entry]]:
     return undone
 
 
-def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> Position:
+def replay(rules: Rules[Position], deal: int, variant: str, actions: Iterable[Entry]) -> Position:
     """The position the history leads to, from the deal, through the engine."""
     position = rules.new_game(deal, variant)
     for _, notation in effective(actions):
@@ -88,7 +91,9 @@ def replay(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> P
     return position
 
 
-def positions(rules: Rules, deal: int, variant: str, actions: Iterable[Entry]) -> list[Position]:
+def positions(
+    rules: Rules[Position], deal: int, variant: str, actions: Iterable[Entry]
+) -> list[Position]:
     """The deal and the position after each action in turn, undos and all (for replays)."""
     return positions_between(rules, deal, variant, actions, 0, EVERY_STEP)
 
@@ -99,11 +104,11 @@ EVERY_STEP: Final = 1 << 62
 Snapshot = Callable[[int], "str | None"]
 """The position stored before the move or redeal at a ply (its text), when stored."""
 
-SNAPSHOT_KINDS: Final = frozenset({"move", "redeal"})
+SNAPSHOT_KINDS: Final = frozenset({"move"})
 
 
 def positions_between(
-    rules: Rules,
+    rules: Rules[Position],
     deal: int,
     variant: str,
     actions: Iterable[Entry],

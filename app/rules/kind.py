@@ -9,8 +9,8 @@ catalogues); the board is a plain value its own templates (``templates/<kind>/``
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
 
 from app.rules.protocol import Action, Position, Rules, Searches, Verdict
 
@@ -22,14 +22,22 @@ class Board(Protocol):
     frozen dataclass of its places; the shared layers only hand it to the templates)."""
 
 
-class BoardMaker(Protocol):
+P = TypeVar("P", bound=Position)
+"""A game's position type."""
+B = TypeVar("B", bound=Board)
+"""A game's board type."""
+P_in = TypeVar("P_in", bound=Position, contravariant=True)
+B_out = TypeVar("B_out", bound=Board, covariant=True)
+
+
+class BoardMaker(Protocol[P_in, B_out]):
     def __call__(
         self,
-        position: Position,
+        position: P_in,
         *,
         playable: bool = True,
         pick: str | None = None,
-    ) -> Board:
+    ) -> B_out:
         """The table as the player sees it; ``playable`` False draws it for looking only;
         ``pick`` is the held selection in the game's own syntax (``?sel=``)."""
         ...
@@ -39,38 +47,68 @@ def _never_why(position: Position, place: str) -> str | None:
     return None
 
 
+def _never_fewer(moved: int, held: int) -> str | None:
+    return None
+
+
+def _nothing_held(source: str, held: int) -> str | None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
-class Presenter:
+class Presenter(Generic[P, B]):
     """A game in the reader's language and on screen: its words and its board."""
 
     name: Callable[[], str]
     """The game's name in the reader's language."""
     variant_name: Callable[[str], str]
-    board: BoardMaker
-    describe: Callable[[str, str, Position, Position], str]
+    board: BoardMaker[P, B]
+    describe: Callable[[str, str, P, P], str]
     """``describe(kind, notation, before, after)``: an action in words (``8♣ to B7``)."""
-    standing: Callable[[Position], str]
+    standing: Callable[[P], str]
     """Where a game in play stands, in a sentence (its score, its cards left)."""
-    hinted_places: Callable[[Position, str], frozenset[str]]
+    hinted_places: Callable[[P, str], frozenset[str]]
     """The places a hinted move joins, as its board names them."""
-    moved_count: Callable[[Position, str], int]
+    moved_count: Callable[[P, str], int]
     """How many cards an action moves (a run moves several)."""
     unsure_hint: Callable[[str], str]
     """A hint found before the search finished (the move in words)."""
-    verdict: Callable[[Position, Verdict, int, int], str]
+    verdict: Callable[[P, Verdict, int, int], str]
     """``verdict(position, verdict, moves, positions searched)`` in words."""
     solution: Callable[[Verdict], str]
     """What the solver's line on the solution page is."""
     refusals: Refusals
     """The engine's refusal codes in words."""
-    board_cells: Callable[[Board], Sequence[Hashable]] | None = None
+    board_cells: Callable[[B], Sequence[Hashable]] | None = None
     """The board's cells in a fixed order, each drawn by ``cell_template`` with the id
     ``c-<name>``: a move's answer then sends only the cells it changed. None: the whole
     board each time."""
     cell_template: str = ""
-    why: Callable[[Position, str], str | None] = _never_why
+    why: Callable[[P, str], str | None] = _never_why
     """Why choosing the card or gap at ``place`` (``'B7'``) does nothing, in words (a card
     that cannot move, a dead gap); None when it does something or names nothing."""
+    words_only: frozenset[str] = frozenset()
+    """Actions whose notation is a word (Montana's ``redeal``): a replay shows them in
+    words alone, and a move's notation beside its words."""
+    fewer_moved: Callable[[int, int], str | None] = _never_fewer
+    """``fewer_moved(moved, held)``: the player picked up ``held`` cards and only
+    ``moved`` went (a run longer than the game lets move at once), in words."""
+    held: Callable[[str, int], str | None] = _nothing_held
+    """``held(source, count)``: the selection (``pick``, ``?sel=``) that still holds
+    ``count`` cards taken from place ``source`` after a refused move, in the game's own
+    syntax; None: nothing stays held."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sweep(Generic[P]):
+    """A command a game declares beside its moves ("All home": every card that can go home
+    goes there): the actions it plays, the first the player's and the rest automatic, so
+    one undo takes them all back."""
+
+    actions: Callable[[P], Sequence[Action]]
+    """The actions from ``position``; raises a refusal when there is none."""
+    said: Callable[[int], str]
+    """What it did, in words, given how many actions it played."""
 
 
 def _no_actions(position: Position) -> Sequence[Action]:
@@ -82,24 +120,26 @@ def _no_line(position: Position) -> tuple[str, ...] | None:
 
 
 @dataclass(frozen=True, slots=True)
-class GameKind:
+class GameKind(Generic[P, B]):
     """A game as three parts, its rules, its searches and its presenter, and a few facts."""
 
-    rules: Rules
+    rules: Rules[P]
     searches: Callable[[], Searches]
     """A fresh memory of searches, one per solver process."""
-    presenter: Presenter
+    presenter: Presenter[P, B]
     max_score: int | None = None
     """The best score, for a game that keeps one (48 cards in place)."""
-    other_actions: Callable[[Position], Sequence[Action]] = _no_actions
+    other_actions: Callable[[P], Sequence[Action]] = _no_actions
     """Actions besides the moves (a redeal), for the demo games."""
-    quick_line: Callable[[Position], tuple[str, ...] | None] = _no_line
+    quick_line: Callable[[P], tuple[str, ...] | None] = _no_line
     """A winning line found within a small search, for the demo games (or None)."""
     uses_auto_moves: bool = False
     """Cards go home by themselves as the player's "auto home" setting says."""
     keeps_unsure_hints: bool = True
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""
+    sweeps: Mapping[str, Sweep[P]] = field(default_factory=dict)
+    """The game's own commands by the ``action`` a form posts (``'all-home'``)."""
 
     @property
     def kind(self) -> str:
@@ -116,23 +156,23 @@ class GameKind:
         return self.presenter.variant_name
 
     @property
-    def board(self) -> BoardMaker:
+    def board(self) -> BoardMaker[P, B]:
         return self.presenter.board
 
     @property
-    def describe(self) -> Callable[[str, str, Position, Position], str]:
+    def describe(self) -> Callable[[str, str, P, P], str]:
         return self.presenter.describe
 
     @property
-    def standing(self) -> Callable[[Position], str]:
+    def standing(self) -> Callable[[P], str]:
         return self.presenter.standing
 
     @property
-    def hinted_places(self) -> Callable[[Position, str], frozenset[str]]:
+    def hinted_places(self) -> Callable[[P, str], frozenset[str]]:
         return self.presenter.hinted_places
 
     @property
-    def moved_count(self) -> Callable[[Position, str], int]:
+    def moved_count(self) -> Callable[[P, str], int]:
         return self.presenter.moved_count
 
     @property
@@ -140,7 +180,7 @@ class GameKind:
         return self.presenter.unsure_hint
 
     @property
-    def verdict(self) -> Callable[[Position, Verdict, int, int], str]:
+    def verdict(self) -> Callable[[P, Verdict, int, int], str]:
         return self.presenter.verdict
 
     @property
@@ -152,7 +192,7 @@ class GameKind:
         return self.presenter.refusals
 
     @property
-    def board_cells(self) -> Callable[[Board], Sequence[Hashable]] | None:
+    def board_cells(self) -> Callable[[B], Sequence[Hashable]] | None:
         return self.presenter.board_cells
 
     @property
@@ -160,5 +200,10 @@ class GameKind:
         return self.presenter.cell_template
 
     @property
-    def why(self) -> Callable[[Position, str], str | None]:
+    def why(self) -> Callable[[P, str], str | None]:
         return self.presenter.why
+
+
+AnyGameKind = GameKind[Any, Any]
+"""A game of the registry, whatever its position and board types (the registry holds
+games of different types; each game's own ``KIND`` is checked against its own)."""

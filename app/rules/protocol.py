@@ -7,10 +7,10 @@ because some notations are only meaningful on a board.
 
 Action kinds, as the history stores them:
 
-- ``move``: a move the player chose;
+- ``move``: an action the player chose (a move, or one of the game's own, such as
+  Montana's ``redeal``: each game names and words its actions);
 - ``auto``: a move the game made for the player (safe moves home);
-- ``redeal``: a reshuffle of the cards not yet in place;
-- ``undo``: takes back the last ``move`` or ``redeal`` and the ``auto`` moves after it;
+- ``undo``: takes back the last ``move`` and the ``auto`` moves after it;
 - ``resign``: the player gives up; final.
 """
 
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, Self, runtime_checkable
+from typing import Literal, Protocol, Self, TypeVar
 
-ActionKind = Literal["move", "auto", "redeal", "undo", "redo", "resign"]
+ActionKind = Literal["move", "auto", "undo", "redo", "resign"]
 Outcome = Literal["won", "lost"]
 AutoHome = Literal["off", "safe", "all"]
 """Which cards a game sends home by itself after a move: none, the safe ones (the
@@ -122,7 +122,10 @@ class Position(Protocol):
         ...
 
 
-class Rules(Protocol):
+P_co = TypeVar("P_co", bound=Position, covariant=True)
+
+
+class Rules(Protocol[P_co]):
     @property
     def kind(self) -> str: ...
 
@@ -138,18 +141,9 @@ class Rules(Protocol):
     @property
     def max_deal(self) -> int: ...
 
-    def new_game(self, deal: int, variant: str) -> Position: ...
+    def new_game(self, deal: int, variant: str) -> P_co: ...
 
-    def parse(self, text: str) -> Position: ...
-
-
-@runtime_checkable
-class HasFoundations(Protocol):
-    """A game whose cards go home to foundations so "all home" means something."""
-
-    def any_home_move(self) -> Action | None:
-        """A card that may legally go home now, if any."""
-        ...
+    def parse(self, text: str) -> P_co: ...
 
 
 Verdict = Literal["solved", "unsolvable", "unknown"]

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from app.service import commands
 from app.service.commands import (
-    ALL_HOME,
-    AllHome,
     AskVerdict,
     Between,
     Command,
@@ -73,7 +71,6 @@ from app.service.table import Table, game_and_settings, table
 from app.service.verify import Mismatch, verify
 
 __all__ = [
-    "ALL_HOME",
     "CHOICES",
     "DEFAULT_SETTINGS",
     "IDLE_CAP",
@@ -81,7 +78,6 @@ __all__ = [
     "STATUSES",
     "STEPS_SHOWN",
     "Acted",
-    "AllHome",
     "AskVerdict",
     "Between",
     "Command",

@@ -1,7 +1,10 @@
 """What a player can ask of a game, parsed once from the text a form posts.
 
->>> parse("  UNDO "), parse("redo"), parse("resign"), parse("all-home"), parse("8C  B7")
-(Undo(), Redo(), Resign(), AllHome(), Play(text='8C B7'))
+Undo, redo and giving up are every game's; anything else is the game's to read: a move in
+its notation, or a command of its own (``all-home``, see ``GameKind.sweeps``).
+
+>>> parse("  UNDO "), parse("redo"), parse("resign"), parse("8C  B7")
+(Undo(), Redo(), Resign(), Play(text='8C B7'))
 """
 
 from __future__ import annotations
@@ -24,11 +27,6 @@ class Redo:
 @dataclass(frozen=True, slots=True)
 class Resign:
     """Give the game up: final."""
-
-
-@dataclass(frozen=True, slots=True)
-class AllHome:
-    """Send every card that can go home there (right-click on the table)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,14 +57,12 @@ class AskVerdict:
     the answer is shown in this game only, and only there (no ply)."""
 
 
-Command = Undo | Redo | Resign | AllHome | Play | Between | CountHint | AskVerdict
+Command = Undo | Redo | Resign | Play | Between | CountHint | AskVerdict
 
-ALL_HOME: Final = "all-home"
 _WORDS: Final[dict[str, Command]] = {
     "undo": Undo(),
     "redo": Redo(),
     "resign": Resign(),
-    ALL_HOME: AllHome(),
 }
 
 

@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 from typing import Final
 
 from app.games import KINDS, game_kind
-from app.rules.protocol import Rules, Verdict
+from app.rules.protocol import Position, Rules, Verdict
 from app.service import proofs
 from app.service.model import Game, UnknownGameKind, utcnow, view
 from app.service.play import start
@@ -69,7 +69,7 @@ class Daily:
     """The player's games started as today's deals."""
 
 
-def checked(kind: str, variant: str | None, deal: int | None = None) -> tuple[Rules, str]:
+def checked(kind: str, variant: str | None, deal: int | None = None) -> tuple[Rules[Position], str]:
     """The rules of ``kind`` and the variant meant (its default when none is given);
     raises :class:`UnknownGameKind` for a kind, variant or deal the site does not offer."""
     try:

@@ -10,7 +10,7 @@ from typing import Any, Final
 
 from app.caches import Kept, text_size
 from app.games import game_kind
-from app.rules.kind import GameKind
+from app.rules.kind import AnyGameKind
 from app.rules.protocol import IllegalMoveError, Position, RuleError, Rules
 from app.store import Link, Session, queries
 from app.store.ids import GAME_ID_SHAPE
@@ -76,12 +76,12 @@ class Game:
     solver's kept answers are found by, without writing the position out again."""
 
     @property
-    def game(self) -> GameKind:
+    def game(self) -> AnyGameKind:
         """The game this is (its rules, view and words), from the registry."""
         return game_kind(self.kind)
 
     @property
-    def rules(self) -> Rules:
+    def rules(self) -> Rules[Position]:
         return self.game.rules
 
     @property

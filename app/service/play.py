@@ -11,20 +11,18 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 from app.games import game_kind
 from app.rules.history import Entry, effective, entry, redoable, replay
+from app.rules.kind import Sweep
 from app.rules.protocol import (
     AutoHome,
-    HasFoundations,
     IllegalMoveError,
-    InvalidMoveError,
     Position,
     RuleError,
 )
 from app.service.commands import (
-    AllHome,
     AskVerdict,
     Between,
     Command,
@@ -318,8 +316,10 @@ def _change(
     # A game begun before undo snapshots keeps undoing by replay (its undo_top is None).
     pushed = None if row.undo_top is None else row.version + 1
     played = None
-    if isinstance(command, AllHome):
-        entries, position = _all_home(position)
+    sweeps = game_kind(row.kind).sweeps
+    sweep = sweeps.get(command.text.lower()) if isinstance(command, Play) else None
+    if sweep is not None:
+        entries, position = _swept(position, sweep)
     elif isinstance(command, Between):
         move = position.action_between(command.source, command.target, command.count)
         entries, played, position = _play(position, move.notation, auto)
@@ -393,22 +393,13 @@ def _redo(link: Link, row: AnyRow, position: Position) -> _Change:
     )
 
 
-def _all_home(position: Position) -> tuple[list[Entry], Position]:
-    """Every card that can go home goes, again and again: one move and its follow-ups.
-
-    The first card home is the player's move and the rest are stored as automatic moves, so
-    one undo takes the whole sweep back.
-    """
-    if not isinstance(position, HasFoundations):
-        raise InvalidMoveError(
-            "this game has no foundations to send cards to", "all_home.no_foundations"
-        )
+def _swept(position: Position, sweep: Sweep[Any]) -> tuple[list[Entry], Position]:
+    """A game's own command ("All home"): its first action is stored as the player's move
+    and the rest as automatic moves, so one undo takes the whole sweep back."""
     entries: list[Entry] = []
-    while (move := position.any_home_move()) is not None:
-        entries.append(("auto" if entries else "move", move.notation))
-        position = position.play(move)
-    if not entries:
-        raise IllegalMoveError("no card can go home now", "all_home.none")
+    for action in sweep.actions(position):
+        entries.append(("auto" if entries else "move", action.notation))
+        position = position.play(action)
     return entries, position
 
 

@@ -55,7 +55,9 @@ def _check(record: GameRecord, rows: list[MoveRecord]) -> str | None:
     return _check_snapshots(rules, record, rows)
 
 
-def _check_snapshots(rules: Rules, record: GameRecord, rows: list[MoveRecord]) -> str | None:
+def _check_snapshots(
+    rules: Rules[Position], record: GameRecord, rows: list[MoveRecord]
+) -> str | None:
     """Each move's stored position before it, and the chain undo follows, as a replay from
     the deal gives them (games begun before snapshots have none: ``undo_top`` is None)."""
     position = rules.new_game(record.deal, record.variant)
@@ -64,7 +66,7 @@ def _check_snapshots(rules: Rules, record: GameRecord, rows: list[MoveRecord]) -
         if row.kind == "undo":
             _, position = pushed.pop()
             continue
-        if row.kind in ("move", "redeal", "redo"):
+        if row.kind in ("move", "redo"):
             top = pushed[-1][0] if pushed else 0
             if record.undo_top is not None and row.before is None:
                 return f"ply {row.ply}: no position stored before the move"

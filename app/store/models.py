@@ -267,7 +267,7 @@ class MoveRecord(Base):
     game_id: Mapped[str] = mapped_column(String(32), ForeignKey("games.id", ondelete="CASCADE"))
     ply: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(8))
-    """``move``, ``auto``, ``redeal``, ``undo`` or ``resign``."""
+    """``move``, ``auto``, ``undo``, ``redo`` or ``resign`` (``redeal`` before migration 0012)."""
     notation: Mapped[str] = mapped_column(String(32))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     before: Mapped[str | None] = mapped_column(Text)

@@ -62,12 +62,12 @@ def install(app: FastAPI) -> None:
         game_id = request.path_params.get("game_id")
         if game_id is None:
             return render_error(request, 422, title=_("Cannot do that"), message=words(error))
+        game = getattr(error, "game", None)
         if is_page_form(request):
             action = request.query_params.get("action") or await _posted_action(request)
-            held = await _still_held(request)
+            held = await _still_held(request, game)
             params = {"sel": held} if held else {}
             return back_to_game(request, game_id, refused=action[:32], **params)
-        game = getattr(error, "game", None)
         if isinstance(game, service.Game):  # the service says what it refused, as it is
             table = await in_thread(table_for, request, game)
         else:
@@ -77,7 +77,7 @@ def install(app: FastAPI) -> None:
             table,
             status_code=422,
             message=words(error),
-            pick=await _still_held(request),
+            pick=await _still_held(request, table.game),
         )
 
     for error_class in (IllegalMoveError, InvalidMoveError, FormError, service.UnknownGameKind):
@@ -174,10 +174,11 @@ def back_to_game(request: Request, game_id: str, **params: str) -> Response:
     return RedirectResponse(url, status_code=303)
 
 
-async def _still_held(request: Request) -> str | None:
-    """The cards the player held when a move of theirs was refused (as the board's ``sel``
-    names them, ``'5:2'``), so they still hold them while they read why."""
-    if request.method != "POST":
+async def _still_held(request: Request, game: object) -> str | None:
+    """The cards the player held when a move of theirs was refused, in the game's own
+    selection syntax (``GameKind.presenter.held``), so they still hold them while they read
+    why."""
+    if request.method != "POST" or not isinstance(game, service.Game):
         return None
     form = await request.form()
     if form.get("drag"):  # a refused drag lets go: the card goes back, not held
@@ -187,8 +188,7 @@ async def _still_held(request: Request) -> str | None:
         return None
     if not held.isdecimal():
         return None
-    source = (place.strip() or action.strip())[:1]
-    return f"{source}:{held}" if source.isdigit() else source or None
+    return game.game.presenter.held(place.strip() or action.strip(), int(held[:4]))
 
 
 async def _posted_action(request: Request) -> str:

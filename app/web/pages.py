@@ -154,10 +154,10 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
         words = _("Move redone: %(move)s.") % {"move": move}
     elif isinstance(command, service.Resign | service.CountHint):
         words = ""
-    elif isinstance(command, service.AllHome):
-        words = ngettext("%(num)s card went home.", "%(num)s cards went home.", added) % {
-            "num": added
-        }
+    elif isinstance(command, service.Play) and (
+        sweep := after.game.sweeps.get(command.text.lower())
+    ):
+        words = sweep.said(added)
     else:
         # The move as the service stored it (a drop's places already made into its move).
         played = acted.played or before.play(before.parse_action(acted.move))
@@ -168,23 +168,6 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
                 "%(num)s card went home by itself.", "%(num)s cards went home by themselves.", autos
             ) % {"num": autos}
     return " ".join(part for part in (words, standing(after)) if part)
-
-
-def fewer_words(moved: int, held: int) -> str:
-    """The player picked up ``held`` cards and only ``moved`` went: say so (two held cards
-    have their own words: Arabic's dual «من الورقتين»)."""
-    if held == 2:
-        return _(
-            "Only one of the two cards you picked up could move there at once "
-            "(free cells and empty columns limit a run)."
-        )
-    return ngettext(
-        "Only %(num)s of the %(held)s cards you picked up could move there at once "
-        "(free cells and empty columns limit a run).",
-        "Only %(num)s of the %(held)s cards you picked up could move there at once "
-        "(free cells and empty columns limit a run).",
-        moved,
-    ) % {"num": moved, "held": held}
 
 
 def describe_hint(game: Game, notation: str | None, sure: bool) -> str:
@@ -221,8 +204,13 @@ def steps_page(
     link and form goes there, none to the game (its address stays hidden)."""
     game = steps.game
     hidden: dict[str, Any] = {"action_url": steps_url, "game_url": steps_url} if watching else {}
+    plain = game.game.presenter.words_only
     described = [
-        (entry, describe_action(game, entry.kind, entry.notation, before, after))
+        (
+            entry,
+            describe_action(game, entry.kind, entry.notation, before, after),
+            entry.kind in ("move", "auto") and entry.notation not in plain,
+        )
         for entry, before, after in zip(
             steps.entries, steps.positions, steps.positions[1:], strict=False
         )

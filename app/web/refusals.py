@@ -42,8 +42,6 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "game.given_up": lambda p: _("This game was given up: start a new one."),
     "game.no_moves_left": lambda p: _("No moves are left: undo, or start a new game."),
     "game.over": lambda p: _("The game is over: there is nothing to hint."),
-    "all_home.none": lambda p: _("No card can go home now."),
-    "all_home.no_foundations": lambda p: _("This game has no foundations to send cards to."),
 }
 """The refusals every game shares; each game words its own (``GameKind.refusals``)."""
 

@@ -24,8 +24,8 @@ def test_undo_takes_back_a_move_with_the_automatic_moves_after_it() -> None:
 
 
 def test_undo_takes_back_a_redeal_and_undos_chain() -> None:
-    actions = [("move", "a"), ("redeal", "redeal"), ("move", "b"), ("undo", "undo")]
-    assert effective(actions) == [("move", "a"), ("redeal", "redeal")]
+    actions = [("move", "a"), ("move", "redeal"), ("move", "b"), ("undo", "undo")]
+    assert effective(actions) == [("move", "a"), ("move", "redeal")]
     assert effective([*actions, ("undo", "undo")]) == [("move", "a")]
 
 
@@ -46,16 +46,22 @@ def test_unknown_kind_is_refused() -> None:
         entry("teleport", "x")
 
 
+def test_a_redeal_stored_before_0012_reads_as_a_move() -> None:
+    assert entry("redeal", "redeal") == ("move", "redeal")
+    with pytest.raises(ValueError, match="unknown action kind"):
+        entry("shuffle", "redeal")
+
+
 def test_undoing_a_redeal_and_redealing_gives_the_same_cards() -> None:
-    twice = replay(montana.RULES, 9, "expert", [("redeal", "redeal"), ("redeal", "redeal")])
-    history = [("redeal", "redeal"), ("undo", "undo"), ("redeal", "redeal")]
-    again = replay(montana.RULES, 9, "expert", [("redeal", "redeal")])
+    twice = replay(montana.RULES, 9, "expert", [("move", "redeal"), ("move", "redeal")])
+    history = [("move", "redeal"), ("undo", "undo"), ("move", "redeal")]
+    again = replay(montana.RULES, 9, "expert", [("move", "redeal")])
     assert replay(montana.RULES, 9, "expert", history) == again
     assert twice != again
 
 
 def test_positions_step_through_undos_and_end_at_the_replay() -> None:
-    actions = [("move", "5H C4"), ("redeal", "redeal"), ("undo", "undo"), ("resign", "resign")]
+    actions = [("move", "5H C4"), ("move", "redeal"), ("undo", "undo"), ("resign", "resign")]
     steps = positions(montana.RULES, 1, "expert", actions)
     deal = montana.new_game(1)
     after_move = deal.play(deal.parse_action("5H C4"))

@@ -26,7 +26,7 @@ def walk(position: MontanaPosition, picks: list[int]) -> tuple[list[MontanaPosit
             entries.append(("move", move.notation))
             position = position.play(move)
         elif position.can_redeal():
-            entries.append(("redeal", "redeal"))
+            entries.append(("move", "redeal"))
             position = position.redeal()
         else:
             break

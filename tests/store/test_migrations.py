@@ -118,6 +118,53 @@ def test_upgrading_a_database_with_games_loses_none(tmp_path: Path) -> None:
         games.act(db=db, game_id="game1", action="undo", version=1)
     finally:
         db.dispose()
+    with create_engine(url).connect() as connection:  # 0012: a redeal is stored as a move
+        kinds = connection.execute(text("SELECT DISTINCT kind, notation FROM moves"))
+        assert sorted(tuple(row) for row in kinds) == [("move", "redeal"), ("undo", "undo")]
+
+
+def test_redeals_are_moves_and_come_back_down(database_url: str) -> None:
+    """0011 to 0012, on either database: a stored ``redeal`` row is a ``move`` named
+    ``redeal``, and down again it is a ``redeal`` (other moves stay moves)."""
+    command.downgrade(alembic_config(database_url), "0011")
+    engine = create_engine(database_url)
+    now = "2026-12-01 12:00:00+00:00"
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text("INSERT INTO players (id, created_at) VALUES ('p12', :now)"), {"now": now}
+            )
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, player_id, kind, variant, deal, status, resigned,"
+                    " version, position, score, cards_left, moves_count, play_ms, created_at,"
+                    " last_action_at) VALUES ('g12', 'p12', 'montana', 'expert', 1, 'playing',"
+                    " false, 2, 'x', 0, 48, 2, 0, :now, :now)"
+                ),
+                {"now": now},
+            )
+            for ply, kind, notation in ((1, "move", "5H C4"), (2, "redeal", "redeal")):
+                connection.execute(
+                    text(
+                        "INSERT INTO moves (game_id, ply, kind, notation, created_at)"
+                        " VALUES ('g12', :ply, :kind, :notation, :now)"
+                    ),
+                    {"ply": ply, "kind": kind, "notation": notation, "now": now},
+                )
+        select = text("SELECT kind FROM moves WHERE game_id = 'g12' ORDER BY ply")
+        upgrade(database_url)
+        with engine.connect() as connection:
+            assert list(connection.scalars(select)) == ["move", "move"]
+        command.downgrade(alembic_config(database_url), "0011")
+        with engine.connect() as connection:
+            assert list(connection.scalars(select)) == ["move", "redeal"]
+        with engine.begin() as connection:
+            connection.execute(text("DELETE FROM moves WHERE game_id = 'g12'"))
+            connection.execute(text("DELETE FROM games WHERE id = 'g12'"))
+            connection.execute(text("DELETE FROM players WHERE id = 'p12'"))
+    finally:
+        engine.dispose()
+        upgrade(database_url)
 
 
 def test_the_kind_and_status_checks_keep_every_game_and_move(database_url: str) -> None:

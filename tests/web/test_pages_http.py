@@ -76,6 +76,9 @@ def test_replay_steps_through_the_history(client: TestClient) -> None:
     assert page.text.startswith("<!doctype html>")
     assert "4/4" in page.text
     assert "redeal 1 of 2" in page.text
+    # A redeal and an undo are said in words alone; a move shows its notation beside them.
+    assert "<code>redeal</code>" not in page.text and "<code>undo</code>" not in page.text
+    assert "<code>5H C4</code>" in page.text
     step1 = client.get(f"/games/{game_id}/replay?step=1", headers=HX).text
     assert step1.lstrip().startswith('<section id="replay"')
     assert "5♥ to C4" in step1

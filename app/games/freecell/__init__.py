@@ -5,19 +5,17 @@ from __future__ import annotations
 from typing import Final
 
 from app.games.freecell import hints, rules, solver, view, words
-from app.rules.kind import GameKind, Presenter
-from app.rules.protocol import Position
+from app.rules.kind import GameKind, Presenter, Sweep
 
 DEMO_NODES: Final = 5_000
 
 
-def _quick_line(position: Position) -> tuple[str, ...] | None:
-    assert isinstance(position, rules.FreeCellPosition)
+def _quick_line(position: rules.FreeCellPosition) -> tuple[str, ...] | None:
     result = solver.solve(position, max_nodes=DEMO_NODES)
     return result.moves if result.verdict == "solved" else None
 
 
-KIND: Final = GameKind(
+KIND: Final[GameKind[rules.FreeCellPosition, view.FreeCellBoard]] = GameKind(
     rules=rules.RULES,
     searches=hints.FreeCellSearches,
     presenter=Presenter(
@@ -34,7 +32,10 @@ KIND: Final = GameKind(
         refusals=words.REFUSALS,
         board_cells=view.places,
         cell_template="freecell/_place.html",
+        fewer_moved=words.fewer_moved,
+        held=view.held,
     ),
     quick_line=_quick_line,
     uses_auto_moves=True,
+    sweeps={"all-home": Sweep(rules.all_home, words.went_home)},
 )

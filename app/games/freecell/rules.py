@@ -873,6 +873,21 @@ cards: '8' to 'a'
 # -- making positions --------------------------------------------------------------------
 
 
+def all_home(position: FreeCellPosition) -> list[FreeCellMove]:
+    """ "All home": every card that can go home goes, again and again, in
+    :meth:`FreeCellPosition.any_home_move`'s order; raise :class:`IllegalMoveError` when
+    none can. The service stores the first as the player's move and the rest as automatic
+    ones, so one undo takes the whole sweep back.
+    """
+    moves: list[FreeCellMove] = []
+    while (move := position.any_home_move()) is not None:
+        moves.append(move)
+        position = position.play(move)
+    if not moves:
+        raise IllegalMoveError("no card can go home now", "freecell.none_home")
+    return moves
+
+
 def variant_named(name: str) -> FreeCellVariant:
     """The variant called ``name``; raise ``ValueError`` for an unknown one."""
     if name not in VARIANT_VALUES:

@@ -17,7 +17,7 @@ from app.i18n import either, isolate, ngettext, pgettext
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
 from app.rules.kind import Board
-from app.rules.protocol import IllegalMoveError, InvalidMoveError, Position
+from app.rules.protocol import IllegalMoveError, InvalidMoveError
 from app.words import card_name, suit_name
 
 FOUNDATION_SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
@@ -227,6 +227,15 @@ def parse_selection(position: FreeCellPosition, text: str | None) -> Selection |
     return Selection(source, count) if 1 <= count <= run else None
 
 
+def held(source: str, count: int) -> str | None:
+    """The ``?sel=`` that still holds ``count`` cards from ``source`` (``'5:2'``, ``'b'``)
+    after a refused move: :func:`parse_selection` checks it against the board."""
+    place = source.strip().lower()[:1]
+    if not place.isascii() or not place.isalnum():
+        return None
+    return f"{place}:{count}" if place.isdigit() else place
+
+
 def destination(position: FreeCellPosition, selection: Selection, target: str) -> str | None:
     """The move that takes the selection to ``target``, if the rules allow one (the
     engine's :meth:`~FreeCellPosition.action_between` says which)."""
@@ -236,9 +245,10 @@ def destination(position: FreeCellPosition, selection: Selection, target: str) -
         return None
 
 
-def board(position: Position, *, playable: bool = True, pick: str | None = None) -> FreeCellBoard:
+def board(
+    position: FreeCellPosition, *, playable: bool = True, pick: str | None = None
+) -> FreeCellBoard:
     """The table as the player sees it; ``playable`` False draws it for looking only."""
-    assert isinstance(position, FreeCellPosition)
     selection = parse_selection(position, pick) if playable else None
 
     def action_to(target: str) -> str | None:
@@ -337,9 +347,8 @@ def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
     ) % {"num": isolate(selection.count), "card": isolate(card.symbol)}
 
 
-def hinted_places(position: Position, notation: str) -> frozenset[str]:
+def hinted_places(position: FreeCellPosition, notation: str) -> frozenset[str]:
     """The places a hinted move joins: its source and its target (a foundation by suit)."""
-    assert isinstance(position, FreeCellPosition)
     try:
         move = position.parse_action(notation)
     except ValueError:
@@ -349,9 +358,8 @@ def hinted_places(position: Position, notation: str) -> frozenset[str]:
     return frozenset({move.source, target})
 
 
-def moved_count(position: Position, action: str) -> int:
+def moved_count(position: FreeCellPosition, action: str) -> int:
     """How many cards ``action`` moves (a run moves several)."""
-    assert isinstance(position, FreeCellPosition)
     try:
         return position.parse_action(action).count
     except ValueError:

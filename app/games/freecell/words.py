@@ -48,9 +48,8 @@ def place_name(name: str) -> str:
     return _("column %(name)s") % {"name": isolate(name)}
 
 
-def describe(kind: str, notation: str, before: Position, after: Position) -> str:
+def describe(kind: str, notation: str, before: FreeCellPosition, after: FreeCellPosition) -> str:
     """Say what a move did: ``8♣ from column 3 to column 6``, ``3 cards from …``."""
-    assert isinstance(before, FreeCellPosition)
     move = before.parse_action(notation)
     card = before.card_at(move.source)
     source, target = place_name(move.source), isolate(move.target)
@@ -144,7 +143,30 @@ def solution(verdict: Verdict) -> str:
     return _("No winning line was found in time.")
 
 
+def fewer_moved(moved: int, held: int) -> str:
+    """The player picked up ``held`` cards and only ``moved`` went: say so (two held cards
+    have their own words: Arabic's dual «من الورقتين»)."""
+    if held == 2:
+        return _(
+            "Only one of the two cards you picked up could move there at once "
+            "(free cells and empty columns limit a run)."
+        )
+    return ngettext(
+        "Only %(num)s of the %(held)s cards you picked up could move there at once "
+        "(free cells and empty columns limit a run).",
+        "Only %(num)s of the %(held)s cards you picked up could move there at once "
+        "(free cells and empty columns limit a run).",
+        moved,
+    ) % {"num": moved, "held": held}
+
+
+def went_home(count: int) -> str:
+    """What "All home" did."""
+    return ngettext("%(num)s card went home.", "%(num)s cards went home.", count) % {"num": count}
+
+
 REFUSALS: Final[Refusals] = {
+    "freecell.none_home": lambda p: _("No card can go home now."),
     "freecell.not_a_move": lambda p: fill(
         _("%(text)s is not a FreeCell move (for example 3a, a5, 3h, 36)."), p
     ),

@@ -6,15 +6,14 @@ from typing import Final
 
 from app.games.montana import hints, rules, view, words
 from app.rules.kind import GameKind, Presenter
-from app.rules.protocol import Action, Position
+from app.rules.protocol import Action
 
 
-def _redeal(position: Position) -> tuple[Action, ...]:
-    assert isinstance(position, rules.MontanaPosition)
+def _redeal(position: rules.MontanaPosition) -> tuple[Action, ...]:
     return (rules.REDEAL,) if position.can_redeal() else ()
 
 
-KIND: Final = GameKind(
+KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
     rules=rules.RULES,
     searches=hints.MontanaSearches,
     presenter=Presenter(
@@ -32,6 +31,7 @@ KIND: Final = GameKind(
         board_cells=view.cells,
         cell_template="montana/_cell.html",
         why=view.why,
+        words_only=frozenset({rules.REDEAL.notation}),
     ),
     max_score=rules.IN_PLACE_MAX,
     other_actions=_redeal,

@@ -150,7 +150,7 @@ class MontanaMove:
 class Redeal:
     """Gather the cards not in place, shuffle and deal them again."""
 
-    kind: ClassVar[ActionKind] = "redeal"
+    kind: ClassVar[ActionKind] = "move"
     notation: ClassVar[str] = "redeal"
 
     def __str__(self) -> str:

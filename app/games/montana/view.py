@@ -180,13 +180,14 @@ def picked_gap(position: MontanaPosition, pick: str | None) -> int | None:
     return cell
 
 
-def board(position: Position, *, playable: bool = True, pick: str | None = None) -> MontanaBoard:
+def board(
+    position: MontanaPosition, *, playable: bool = True, pick: str | None = None
+) -> MontanaBoard:
     """The board as the player sees it; ``playable`` False draws it for looking only.
 
     A board is plain facts, no words, so the same position always makes the same board:
     the last boards made are kept. A move's answer compares the board before it (made by
     the answer before) with the one after, and an undo goes back to a board made before."""
-    assert isinstance(position, MontanaPosition)
     # The key holds the gap checked, never the query's text (any string a client sends).
     picked = picked_gap(position, pick) if playable else None
     found = _boards.get(key(position, playable, picked))
@@ -275,9 +276,8 @@ def _gap(
     return MontanaCell(name, None, "open", action, fits=wanted)
 
 
-def why(position: Position, place: str) -> str | None:
+def why(position: MontanaPosition, place: str) -> str | None:
     """Why choosing the card or gap at ``place`` does nothing, in the rules' words."""
-    assert isinstance(position, MontanaPosition)
     try:
         index = parse_cell(place)
     except InvalidMoveError:
@@ -332,9 +332,8 @@ def why(position: Position, place: str) -> str | None:
     }
 
 
-def hinted_places(position: Position, notation: str) -> frozenset[str]:
+def hinted_places(position: MontanaPosition, notation: str) -> frozenset[str]:
     """The cells a hinted move joins (its card's and the gap's), or the redeal button."""
-    assert isinstance(position, MontanaPosition)
     try:
         move = position.parse_action(notation)
     except ValueError:

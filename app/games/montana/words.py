@@ -27,9 +27,8 @@ def variant_name(variant: str) -> str:
     return names.get(variant, variant)
 
 
-def describe(kind: str, notation: str, before: Position, after: Position) -> str:
+def describe(kind: str, notation: str, before: MontanaPosition, after: MontanaPosition) -> str:
     """Say what a move or redeal did: ``8♣ to B7``, ``redeal 1 of 2``."""
-    assert isinstance(before, MontanaPosition) and isinstance(after, MontanaPosition)
     action = before.parse_action(notation)
     if isinstance(action, MontanaMove):
         return _("%(card)s to %(cell)s") % {

@@ -25,7 +25,6 @@ from app.web.errors import FormError, slow_words
 from app.web.htmx import is_htmx
 from app.web.pages import (
     describe_hint,
-    fewer_words,
     render,
     render_game,
     said_after,
@@ -223,7 +222,7 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
     elif notes.fewer:
         moved, _sep, held = notes.fewer.partition("-")
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
-            message = fewer_words(int(moved), int(held))
+            message = game.game.presenter.fewer_moved(int(moved), int(held))
     return render_game(
         request,
         table_for(request, game, settings),
@@ -331,7 +330,9 @@ def _game_action(
     # only a move says how many of them went.
     moving = isinstance(command, service.Play | service.Between)
     moved = acted.game.game.moved_count(acted.before, acted.move) if moving else 0
-    fewer = fewer_words(moved, count) if moving and count > moved else None
+    fewer = (
+        acted.game.game.presenter.fewer_moved(moved, count) if moving and count > moved else None
+    )
     if is_htmx(request):
         said = said_after(acted, number, command)
         table = table_for(request, acted.game, settings=acted.settings)
