@@ -154,6 +154,8 @@ def test_bad_input_is_a_readable_422_and_changes_nothing(
         "/\t/evil.com",
         "evil.com",
         " //evil.com",
+        "///evil.com",
+        "////evil.com/x",
         "javascript:alert(1)",
         "",
     ],
@@ -173,7 +175,17 @@ def test_a_forged_next_goes_nowhere_but_here_and_changes_nothing(
 def test_local_paths() -> None:
     assert local_path("/games/x?sel=3:2") == "/games/x?sel=3:2"
     assert local_path("/") == "/"
-    for bad in ("//a", "/\\a", "https://a", "a", "/a\nb", "/a\x7f", "/" + "a" * 600):
+    for bad in (
+        "//a",
+        "///a",
+        "////a",
+        "/\\a",
+        "https://a",
+        "a",
+        "/a\nb",
+        "/a\x7f",
+        "/" + "a" * 600,
+    ):
         assert local_path(bad) is None, bad
 
 

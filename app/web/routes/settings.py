@@ -43,8 +43,12 @@ def local_path(text: str) -> str | None:
 
     >>> [local_path(p) for p in ("/games/x?a=1", "//evil.com", "/\\\\evil.com", "https://x")]
     ['/games/x?a=1', None, None, None]
+    >>> local_path("///evil.com"), local_path("////x")
+    (None, None)
     """
-    if not text.startswith("/") or len(text) > PATH_MAX or "\\" in text:
+    if not text.startswith("/") or text.startswith("//") or len(text) > PATH_MAX:
+        return None
+    if "\\" in text:
         return None
     if any(ord(char) < 0x20 or ord(char) == 0x7F for char in text):
         return None
