@@ -8,8 +8,8 @@ language: a shared game link opens in the reader's own language.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from http.cookies import SimpleCookie
 from typing import Annotated, Final
 
 from fastapi import APIRouter, Form, Request
@@ -23,24 +23,29 @@ COOKIE: Final = "lang"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
 
 
+ACCEPT_KEPT: Final = 256
+"""Of ``Accept-Language``, the characters that choose (a browser sends a few dozen): the
+language negotiated from them is kept, for at most 512 headers of that size."""
+
+_LANG = re.compile(r"(?:^|;)\s*lang=\"?([A-Za-z-]{1,16})")
+
+
 def choose(headers: Headers, *, pseudo: bool = False) -> i18n.LocaleCode:
     """The ``lang`` cookie's language if it names one, else ``Accept-Language``'s best."""
-    return _choose(headers.get("cookie"), headers.get("accept-language"), pseudo)
-
-
-@lru_cache(maxsize=1024)
-def _choose(raw: str | None, accept_language: str | None, pseudo: bool) -> i18n.LocaleCode:
-    # A browser sends the same two headers with every request: each pair is read once.
-    if raw:
-        cookie: SimpleCookie = SimpleCookie()
-        try:
-            cookie.load(raw)
-        except Exception:  # a malformed cookie header is no choice
-            cookie = SimpleCookie()
-        morsel = cookie.get(COOKIE)
-        code = i18n.language_of(morsel.value if morsel else None)
+    raw = headers.get("cookie")
+    if raw and "lang=" in raw:
+        found = _LANG.search(raw)
+        code = i18n.language_of(found.group(1)) if found else None
         if code is not None and (code != i18n.PSEUDO or pseudo):
             return code
+    accept = headers.get("accept-language")
+    return _negotiated(accept[:ACCEPT_KEPT] if accept else None)
+
+
+@lru_cache(maxsize=512)
+def _negotiated(accept_language: str | None) -> i18n.LocaleCode:
+    # A browser sends the same header with every request: each is read once. The key is
+    # cut to ACCEPT_KEPT characters, so the cache holds at most 512 × 256 bytes.
     return i18n.negotiate(accept_language)
 
 

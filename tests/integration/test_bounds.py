@@ -155,6 +155,31 @@ def test_query_strings_do_not_grow_the_server(site: Callable[..., Site]) -> None
     assert grown < 12 * MIB
 
 
+def test_language_headers_do_not_grow_the_server(site: Callable[..., Site]) -> None:
+    """The language was kept per raw Cookie and Accept-Language pair (1,024 of any size):
+    1,100 distinct 100 KB headers grew a worker by 80 MiB. Here 600 distinct 32 KB pairs,
+    which the old key would have kept 19 MiB of, and the language still follows them."""
+    found = site()
+    with httpx.Client(base_url=found.url) as client:
+        for number in range(30):
+            client.get("/rules", headers={"accept-language": f"hi;q=0.{number % 9 + 1}"})
+        before = found.memory()
+        for number in range(600):
+            headers = {
+                "accept-language": f"ar,{number}" + ",x" * 8192,
+                "cookie": f"c{number}=" + "y" * 16384,
+            }
+            page = client.get("/rules", headers=headers)
+            assert page.status_code == 200 and 'lang="ar"' in page.text
+        chosen = client.get(
+            "/rules", headers={"cookie": "theme=x; lang=hi", "accept-language": "ar"}
+        )
+        assert 'lang="hi"' in chosen.text
+    grown = found.memory() - before
+    print(f"\n600 GETs of 32 KB language headers: the server grew by {grown / MIB:.1f} MiB")
+    assert grown < 12 * MIB
+
+
 def test_a_long_history_is_replayed_and_exported_in_bounded_pieces(
     site: Callable[..., Site],
 ) -> None:
