@@ -69,9 +69,13 @@ class Daily:
     """The player's games started as today's deals."""
 
 
-def checked(kind: str, variant: str | None, deal: int | None = None) -> tuple[Rules[Position], str]:
+def checked(
+    kind: str, variant: str | None, deal: int | None = None, *, proved: bool = False
+) -> tuple[Rules[Position], str]:
     """The rules of ``kind`` and the variant meant (its default when none is given);
-    raises :class:`UnknownGameKind` for a kind, variant or deal the site does not offer."""
+    raises :class:`UnknownGameKind` for a kind, variant or deal the site does not offer,
+    and (``proved``) for a variant none of whose deals is proved winnable. The routes ask
+    before they make a player, so a refusal stores nothing."""
     try:
         rules = game_kind(kind).rules
     except KeyError:
@@ -91,6 +95,8 @@ def checked(kind: str, variant: str | None, deal: int | None = None) -> tuple[Ru
             max=rules.max_deal,
             deal=deal,
         )
+    if proved and not has_winnable(kind, variant):
+        raise _none_proved(kind, variant)
     return rules, variant
 
 

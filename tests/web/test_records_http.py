@@ -23,6 +23,11 @@ def games_stored(db: Database) -> int:
         return int(session.scalar(select(func.count()).select_from(GameRecord)) or 0)
 
 
+def players_stored(db: Database) -> int:
+    with db.read() as session:
+        return int(session.scalar(select(func.count()).select_from(PlayerRecord)) or 0)
+
+
 def game_of(db: Database, game_id: str) -> GameRecord:
     with db.read() as session:
         record = session.get(GameRecord, game_id)
@@ -97,17 +102,20 @@ def test_a_deal_given_wins_over_winnable(client: TestClient, db: Database) -> No
         {"kind": "nope", "winnable": "1"},
         {"kind": "montana", "variant": "nope", "winnable": "1"},
         {"kind": "freecell", "winnable": "yes"},
+        {"kind": "freecell", "deal": "0"},
+        {"kind": "freecell", "deal": "99999999"},
+        {"kind": "montana", "deal": "0", "winnable": "1"},
+        {"kind": "nope", "deal": "5"},
     ],
 )
-def test_a_bad_winnable_start_is_refused_and_stores_nothing(
+def test_a_bad_start_is_refused_and_stores_nothing(
     client: TestClient, db: Database, form: dict[str, str]
 ) -> None:
     response = client.post("/games", data=form)
     assert response.status_code == 422
     assert "<h1>" in response.text
     assert games_stored(db) == 0
-    with db.read() as session:
-        assert session.scalar(select(func.count()).select_from(PlayerRecord)) == 0
+    assert players_stored(db) == 0
 
 
 def test_a_variant_never_classified_says_so(
@@ -118,6 +126,7 @@ def test_a_variant_never_classified_says_so(
     assert response.status_code == 422
     assert "proved winnable yet" in response.text
     assert games_stored(db) == 0
+    assert players_stored(db) == 0  # refused before a player is made
     home = client.get("/")
     assert home.status_code == 200
     assert "not yet classified" in home.text
@@ -126,6 +135,7 @@ def test_a_variant_never_classified_says_so(
     assert "has no deal of the day" in daily.text
     assert client.post("/daily", data={"kind": "montana", "variant": "easy"}).status_code == 422
     assert games_stored(db) == 0
+    assert players_stored(db) == 0
 
 
 def test_the_home_page_offers_winnable_deals_and_the_daily_page(client: TestClient) -> None:
@@ -294,8 +304,9 @@ def test_a_bad_daily_start_is_refused_and_stores_nothing(
 ) -> None:
     response = client.post("/daily", data=form)
     assert response.status_code == 422
-    assert games_stored(db) == 0
     assert client.post("/daily", data=form, headers=HX).status_code == 422
+    assert games_stored(db) == 0
+    assert players_stored(db) == 0
 
 
 def test_the_daily_page_for_htmx_is_the_page(client: TestClient) -> None:

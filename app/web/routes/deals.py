@@ -46,7 +46,8 @@ def start_daily(
     request: Request, db: DatabaseDep, player: PlayerDep, kind: ShortField, variant: ShortField = ""
 ) -> Response:
     """Today's deal of ``kind``'s ``variant``, as a new game marked as today's."""
-    deals.checked(kind.strip(), variant.strip() or None)  # refused before a player is made
+    # Refused before a player is made: a refusal stores nothing.
+    deals.checked(kind.strip(), variant.strip() or None, proved=True)
     player_id = service.ensure_player(db=db, player_id=player)
     game = deals.start_daily(
         db=db, player_id=player_id, kind=kind.strip(), variant=variant.strip() or None

@@ -68,12 +68,14 @@ def start_game(
     if winnable not in ("", "0", "1"):
         raise FormError(_("Winnable deals only is either on (1) or off (0)."))
     if winnable == "1" and number is None:
-        deals.checked(kind.strip(), variant.strip() or None)  # refused before a player is made
+        # Refused before a player is made: a refusal stores nothing.
+        deals.checked(kind.strip(), variant.strip() or None, proved=True)
         player_id = service.ensure_player(db=db, player_id=player)
         game = deals.start_winnable(
             db=db, player_id=player_id, kind=kind.strip(), variant=variant.strip() or None
         )
         return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
+    deals.checked(kind.strip(), variant.strip() or None, number)  # before a player is made
     player_id = service.ensure_player(db=db, player_id=player)
     game = service.start(
         db=db,
