@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -204,11 +205,16 @@ def test_replays_and_exports_are_rate_limited(site: Callable[..., Site]) -> None
     found = site(RATE_LIMIT_REPLAY_ADDRESS="3/minute")
     with httpx.Client(base_url=found.url) as client:
         game_id = new_game(client)
+        client.post(f"/games/{game_id}/share")
+        token = re.search(r"/watch/([\w-]+)", client.get(f"/games/{game_id}/share").text)
+        assert token is not None
+        pages = (f"/games/{game_id}/{page}" for page in ("replay", "history", "position"))
         statuses = [
-            client.get(f"/games/{game_id}/{page}").status_code
-            for page in ("replay", "history", "position", "replay", "history")
+            client.get(page).status_code
+            for page in (*pages, f"/watch/{token.group(1)}", f"/games/{game_id}/history")
         ]
-    assert statuses == [200, 200, 200, 200, 429]  # the position is one row: not counted
+    # The position is one row: not counted; a watch link's replay is counted as a replay.
+    assert statuses == [200, 200, 200, 200, 429]
 
 
 def test_a_client_that_stops_reading_is_cut_off(site: Callable[..., Site]) -> None:

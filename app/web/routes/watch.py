@@ -4,7 +4,7 @@ refreshed by htmx polling; nothing there plays, undoes or names the game's addre
 
 from __future__ import annotations
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app import service
@@ -14,6 +14,7 @@ from app.web.deps import DatabaseDep
 from app.web.htmx import is_htmx
 from app.web.pages import render, steps_page
 from app.web.templating import paths
+from app.web.throttle import limited
 
 router = APIRouter()
 
@@ -45,7 +46,7 @@ def revoke_share(request: Request, db: DatabaseDep, game_id: str) -> Response:
     return RedirectResponse(request.url_for("share_page", game_id=game_id).path, status_code=303)
 
 
-@router.get("/watch/{token}", name="watch")
+@router.get("/watch/{token}", name="watch", dependencies=[Depends(limited("replay"))])
 def watch(
     request: Request,
     db: DatabaseDep,
