@@ -186,13 +186,19 @@ def _start_worker() -> None:
     os.nice(WORKER_NICENESS)
     memory.limit(SEARCH_STOP_BYTES)
     _WORKER.update({kind: game.searches() for kind, game in KINDS.items()})
-    threading.Thread(target=_watch_memory, name="memory-watch", daemon=True).start()
+    parent = os.getppid()
+    threading.Thread(target=_watch_memory, args=(parent,), name="memory-watch", daemon=True).start()
 
 
-def _watch_memory() -> None:
-    """In the worker process: end it the moment it grows past :data:`WORKER_HARD_BYTES`."""
+def _watch_memory(parent: int) -> None:
+    """In the worker process: end it the moment it grows past :data:`WORKER_HARD_BYTES`,
+    or once the server process that started it is gone (a killed server's solvers would
+    live on, each up to that size, as no one closes their pipes)."""
     while True:
         time.sleep(WATCH_SECONDS)
+        if os.getppid() != parent:
+            logger.warning("a solver process outlived its server: it ends")
+            os._exit(0)
         if memory.resident_bytes() > WORKER_HARD_BYTES:
             logger.error("a solver process grew past %d MiB: it ends", WORKER_HARD_BYTES >> 20)
             os._exit(SOLVER_TOO_BIG)

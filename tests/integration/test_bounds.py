@@ -57,6 +57,25 @@ class Site:
         return found
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started, from any of its threads (a worker's solvers)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(child) for child in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
 def wait_for(url: str, seconds: float = 60) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -275,10 +294,19 @@ def test_a_killed_worker_is_replaced_and_no_acknowledged_action_is_lost(
             )
             if posted.status_code == 303:
                 acknowledged.append(action)
+        # A hint starts the worker's solver processes.
+        hinted = client.post(f"/games/{game_id}/hint", headers={"HX-Request": "true"}, timeout=30)
+        assert hinted.status_code == 200, hinted.text[:300]
     (worker,) = found.workers()
+    solvers = children(worker)
+    assert solvers, "the worker started no solver process"
     os.kill(worker, signal.SIGKILL)
     assert wait_for(found.url, 60), "the site did not answer again"
     assert found.workers() != [worker]
+    deadline = time.monotonic() + 10
+    while any(alive(pid) for pid in solvers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(alive(pid) for pid in solvers), "the dead worker's solvers live on"
     history = httpx.get(f"{found.url}/games/{game_id}/history").text.splitlines()
     assert len(acknowledged) == 20
     assert history == acknowledged
