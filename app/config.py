@@ -46,8 +46,9 @@ class Settings(BaseSettings):
     ``limits`` library speaks (``redis://host:6379``, Redis or Valkey) for several servers."""
     base_url: str = ""
     """The site's own address (``https://solitaire.example``): absolute links are built
-    from it and requests for any other ``Host`` are refused. Empty: links use the request's
-    host, and redirects are relative either way."""
+    from it and requests for any other ``Host`` are refused. Empty: links use the host
+    and port the server was started on (never the request's ``Host`` header), and
+    redirects are relative either way."""
     forwarded_allow_ips: str = ""
     """Addresses of the reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed
     (comma-separated, ``*`` for any). Empty: no proxy is trusted, the peer's address counts."""
