@@ -88,7 +88,7 @@ class Presenter(Generic[P, B]):
     """Why choosing the card or gap at ``place`` (``'B7'``) does nothing, in words (a card
     that cannot move, a dead gap); None when it does something or names nothing."""
     words_only: frozenset[str] = frozenset()
-    """Actions whose notation is a word (Montana's ``redeal``): a replay shows them in
+    """Actions whose notation is a word (a ``redeal``): a replay shows them in
     words alone, and a move's notation beside its words."""
     fewer_moved: Callable[[int, int], str | None] = _never_fewer
     """``fewer_moved(moved, held)``: the player picked up ``held`` cards and only

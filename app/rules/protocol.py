@@ -8,7 +8,7 @@ because some notations are only meaningful on a board.
 Action kinds, as the history stores them:
 
 - ``move``: an action the player chose (a move, or one of the game's own, such as
-  Montana's ``redeal``: each game names and words its actions);
+  a ``redeal``: each game names and words its actions);
 - ``auto``: a move the game made for the player (safe moves home);
 - ``undo``: takes back the last ``move`` and the ``auto`` moves after it;
 - ``resign``: the player gives up; final.
