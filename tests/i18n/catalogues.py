@@ -43,7 +43,8 @@ def catalogue(code: str) -> Catalog:
 
 def extracted() -> dict[MessageId, list[str]]:
     """Every message in the code now, as ``make messages`` would extract it, with the
-    files it comes from."""
+    files it comes from. A message used both alone and with a plural is one entry, as
+    Babel makes it (the plural one; ``gettext`` finds its singular form)."""
     with (ROOT / "babel.cfg").open() as cfg:
         method_map, options_map = parse_mapping_cfg(cfg, str(ROOT / "babel.cfg"))
     found: dict[MessageId, list[str]] = {}
@@ -51,4 +52,9 @@ def extracted() -> dict[MessageId, list[str]]:
         str(ROOT), method_map, options_map, keywords=KEYWORDS
     ):
         found.setdefault(key(message, context), []).append(filename)
+    for plural in [ids for ids in found if isinstance(ids, tuple)]:
+        context = plural[0] if plural[0].endswith("\x04") else None
+        singular = key(plural[1] if context else plural[0], context and context[:-1])
+        if singular != plural and singular in found:
+            found[plural] += found.pop(singular)
     return found

@@ -322,12 +322,25 @@ def board(
 def _destinations(
     columns: list[FreeCellPlace], cells: list[FreeCellPlace], home: str | None
 ) -> str:
-    """Where the held cards can go, in words: the columns, a free cell, home."""
-    places = [_("column %(col)s") % {"col": place.name} for place in columns if place.action]
+    """Where the held cards can go, in words: the columns, a free cell, home, each with
+    its own postposition where the language wants one (Hindi «कॉलम 3 पर, किसी फ्री सेल में
+    या नींव पर»), joined as the language says "or"."""
+    places = [
+        # TRANSLATORS: where the held cards can go ("Holding 7♣: it can go
+        # to column 3, a free cell or home"), each place with its own
+        # postposition (Hindi «कॉलम %(col)s पर»).
+        pgettext("destination", "column %(col)s") % {"col": place.name}
+        for place in columns
+        if place.action
+    ]
     if any(place.action for place in cells):
-        places.append(_("a free cell"))
+        # TRANSLATORS: where the held cards can go, with its postposition
+        # (Hindi «किसी फ्री सेल में»).
+        places.append(pgettext("destination", "a free cell"))
     if home:
-        places.append(pgettext("to the foundations", "home"))
+        # TRANSLATORS: the foundations, where the held cards can go, with
+        # its postposition (Hindi «नींव पर»).
+        places.append(pgettext("destination", "home"))
     return either(places) if places else ""
 
 
