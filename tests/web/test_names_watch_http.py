@@ -6,12 +6,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
 from app import service
+from app.config import Settings
 from app.store import Database
 from app.store.models import GameRecord, PlayerRecord, ShareRecord
+from app.web.throttle import Throttle
+from tests.conftest import FAST
 from tests.web.helpers import HX, act, start
 
 
@@ -55,19 +59,28 @@ def test_a_name_in_any_script_is_kept(client: TestClient, db: Database) -> None:
         ("<script>", "only letters"),
         ("a@b", "only letters"),
         ("\u0301accent", "only letters"),
-        ("   ", None),
+        ("...", "at least one letter or digit"),
+        ("- _ '", "at least one letter or digit"),
+        ("\u3164", "only letters"),  # Hangul fillers: letters by category, drawn as nothing
+        ("\u115f", "only letters"),
+        ("\u1160", "only letters"),
+        ("\uffa0", "only letters"),
+        ("Ada\u3164", "only letters"),
+        ("a\u034fb", "only letters"),  # combining grapheme joiner: a mark, invisible
+        ("a\ufe0fb", "only letters"),  # a variation selector
+        ("a\u00adb", "only letters"),  # soft hyphen
+        ("a\U000e0041b", "only letters"),  # a tag character
+        ("   ", "Type a name"),
+        ("", "Type a name"),
+        ("\u3000\t", "Type a name"),
     ],
 )
 def test_a_name_that_breaks_the_rules_is_refused(
-    client: TestClient, db: Database, name: str, reason: str | None
+    client: TestClient, db: Database, name: str, reason: str
 ) -> None:
     start(client)
     assert post_name(client, "Kept").status_code == 303  # type: ignore[attr-defined]
     response = client.post("/settings/name", data={"name": name, "next": "/games"})
-    if reason is None:  # an empty name clears it
-        assert response.status_code == 303
-        assert names_stored(db) == [None]
-        return
     assert response.status_code == 422
     assert reason in response.text
     assert "<script>" not in response.text.split("<main", 1)[1]  # escaped
@@ -77,6 +90,54 @@ def test_a_name_that_breaks_the_rules_is_refused(
     assert htmx.text.lstrip().startswith("<section")  # the partial alone
     assert 'aria-invalid="true"' in htmx.text
     assert names_stored(db) == ["Kept"]
+
+
+def test_remove_my_name_clears_it(client: TestClient, db: Database) -> None:
+    start(client)
+    assert "Remove my name" not in client.get("/games").text  # no name to remove
+    assert post_name(client, "Kept").status_code == 303  # type: ignore[attr-defined]
+    assert 'name="clear" value="1"' in client.get("/games").text
+    response = client.post("/settings/name", data={"clear": "1", "next": "/games"})
+    assert response.status_code == 303
+    assert names_stored(db) == [None]
+    assert post_name(client, "Kept").status_code == 303  # type: ignore[attr-defined]
+    htmx = client.post("/settings/name", data={"name": "Kept", "clear": "1"}, headers=HX)
+    assert htmx.status_code == 200
+    assert "anonymous" in htmx.text
+    assert "Remove my name" not in htmx.text
+    assert names_stored(db) == [None]
+
+
+def test_a_browser_without_a_player_gets_one_only_with_a_name_kept(
+    client: TestClient, db: Database
+) -> None:
+    for form in ({"name": ""}, {"name": "..."}, {"clear": "1"}, {"name": "x" * 25}):
+        fresh = TestClient(client.app, follow_redirects=False)
+        assert fresh.post("/settings/name", data=form).status_code in (303, 422)
+        assert "player" not in fresh.cookies
+    assert names_stored(db) == []
+    assert post_name(client, "Ada").status_code == 303  # type: ignore[attr-defined]
+    stranger = TestClient(client.app, follow_redirects=False)
+    assert stranger.post("/settings/name", data={"name": "ada"}).status_code == 422  # taken
+    assert "player" not in stranger.cookies
+    assert names_stored(db) == ["Ada"]
+
+
+def test_players_made_for_a_name_are_rate_limited(
+    client: TestClient, db: Database, app: FastAPI
+) -> None:
+    app.state.throttle = Throttle(Settings(**{**FAST, "rate_limit_new_player_address": "3/minute"}))
+    statuses = [
+        TestClient(app, follow_redirects=False)
+        .post("/settings/name", data={"name": f"Ada {n}"})
+        .status_code
+        for n in range(5)
+    ]
+    assert statuses == [303, 303, 303, 429, 429]
+    assert len(names_stored(db)) == 3
+    assert post_name(client, "...").status_code == 422  # type: ignore[attr-defined]
+    start(client)  # a player already: names are not counted as new players
+    assert [post_name(client, f"Bea {n}").status_code for n in range(5)] == [303] * 5  # type: ignore[attr-defined]
 
 
 def test_names_are_unique_whatever_their_case(client: TestClient, db: Database) -> None:

@@ -9,7 +9,6 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app import service
 from app.i18n import gettext as _
 from app.service import names
 from app.store import Database
@@ -27,17 +26,23 @@ def save_name(
     db: DatabaseDep,
     player: PlayerDep,
     name: Annotated[str, Form(max_length=200)] = "",
+    clear: Annotated[str, Form(max_length=8)] = "",
     next: Annotated[str, Form(max_length=200)] = "/games",
 ) -> Response:
-    """Keep the name (an empty one clears it); nothing is stored when it is refused."""
+    """Keep the name, or (``clear=1``, the form's "Remove my name") clear it; a blank name
+    is refused, so a slip never wipes one. Nothing is stored when it is refused, and a
+    player is made only with a name kept (counted per address, as the settings do)."""
     target = local_path(next)
     try:
-        chosen = names.normal(name) if name.strip() else None
-        if chosen is None and not player:
-            kept, player_id = None, None  # no name to clear, and no player to make
+        if clear:
+            kept, player_id = None, player
+            if player:  # no player: no name to clear, and no player to make
+                kept, player_id = names.set_name(db=db, player_id=player, text="")
         else:
-            player_id = service.ensure_player(db=db, player_id=player)
-            kept = names.set_name(db=db, player_id=player_id, text=name)
+            names.normal(name)  # refused before anything is counted or stored
+            if player is None:  # a new player, to remember the name: counted per address
+                request.app.state.throttle.check(request, None, "player")
+            kept, player_id = names.set_name(db=db, player_id=player, text=name)
     except names.NameRefused as refusal:
         return _refused(request, db, player, refusal, name, target)
     if not is_htmx(request):
@@ -66,6 +71,8 @@ def local_path(text: str) -> str:
 
 
 def refusal_words(refusal: names.NameRefused) -> str:
+    if refusal.problem == "blank":
+        return _("Type a name, or choose “Remove my name” to be anonymous again.")
     if refusal.problem == "empty":
         return _("A name has at least one letter or digit.")
     if refusal.problem == "long":
