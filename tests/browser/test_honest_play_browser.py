@@ -267,10 +267,14 @@ def test_cards_read_well_on_a_phone(
     ("language", "holding", "why"),
     [
         # The live region names cards in words (पान का 6; in Arabic isolated).
-        ("hi", re.compile(r"^पान का 6 उठाया हुआ है: यह एक फ्री सेल पर जा सकता है।$"), "नहीं हिल सकता"),
+        (
+            "hi",
+            re.compile(r"^हाथ में पान का 6 है: इसे किसी फ्री सेल में रखा जा सकता है।$"),
+            "नहीं हिलाया जा सकता",
+        ),
         (
             "ar",
-            re.compile(r"^تمسك \u2068?6 \S+\u2069?: يمكن أن تذهب إلى خانة حرة\.$"),
+            re.compile(r"^في يدك \u2068?6 \S+\u2069?: يمكن نقل الورقة إلى خانة حرة\.$"),
             "لا يمكن نقل",
         ),
     ],

@@ -142,9 +142,11 @@ class FreeCellPlace(NamedTuple):
                 }
             return _("free cell %(cell)s, empty") % {"cell": name}
         if cards:
+            # TRANSLATORS: %(card)s is the card's name before a postposition (Hindi
+            # «ईंट के इक्के तक»).
             return _("%(suit)s foundation, up to %(card)s") % {
                 "suit": suit_name(name),
-                "card": card_name(cards[-1]),
+                "card": card_name(cards[-1], oblique=True),
             }
         return _("%(suit)s foundation, empty") % {"suit": suit_name(name)}
 

@@ -91,9 +91,11 @@ class MontanaCell(NamedTuple):
             if self.state == "choose":
                 return _("gap, row %(row)s, column %(col)s: wants a 2") % place
             if self.fits is not None:
+                # TRANSLATORS: %(card)s is the card's name before a postposition (Hindi
+                # «इसमें चिड़ी के 8 को रखा जा सकता है»).
                 return _("gap, row %(row)s, column %(col)s: wants %(card)s") % {
                     **place,
-                    "card": card_name(self.fits),
+                    "card": card_name(self.fits, oblique=True),
                 }
             if self.after_king:
                 return _("gap, row %(row)s, column %(col)s: dead, after a king") % place
@@ -116,13 +118,16 @@ class MontanaCell(NamedTuple):
     @property
     def tip(self) -> str:
         """A gap's tooltip, naming the cell as hints and coordinates do (``Gap B9``)."""
-        cell = {"cell": self.name}
+        cell = {"cell": isolate(self.name)}
         if self.state == "picked":
             return _("Gap %(cell)s: choose a 2") % cell
         if self.state == "choose":
             return _("Gap %(cell)s: wants a 2") % cell
         if self.fits is not None:
-            return _("Gap %(cell)s: wants %(card)s") % {**cell, "card": card_name(self.fits)}
+            card = card_name(self.fits, oblique=True)
+            # TRANSLATORS: %(card)s is the card's name before a postposition (Hindi
+            # «इसमें चिड़ी के 8 को रखा जा सकता है»).
+            return _("Gap %(cell)s: wants %(card)s") % {**cell, "card": card}
         if self.after_king:
             return _("Gap %(cell)s: dead, after a king") % cell
         return _("Gap %(cell)s: dead, after a gap") % cell
@@ -304,7 +309,7 @@ def why(position: MontanaPosition, place: str) -> str | None:
         return _(
             "%(card)s cannot move: it goes only into column 1 of row %(row)s, "
             "which begins with %(ace)s, and that cell is not a gap."
-        ) % {**named, "row": "ABCD"[row], "ace": isolate(position.aces[row].symbol)}
+        ) % {**named, "row": isolate("ABCD"[row]), "ace": isolate(position.aces[row].symbol)}
     if card.rank == 2:
         if index % COLUMNS == 0:
             return (
