@@ -117,10 +117,14 @@ def cards_in_words(cards: tuple[Card, ...] | list[Card]) -> str:
     return joined([card_name(card) for card in cards])
 
 
+_CARD: Final = "(?:10|[" + re.escape(RANK_LETTERS) + "])[" + "".join(SUIT_SYMBOLS.values()) + "]"
 _CARD_SYMBOL: Final = re.compile(
     "(10|[" + re.escape(RANK_LETTERS) + "])([" + "".join(SUIT_SYMBOLS.values()) + "])"
 )
+_CARDS: Final = re.compile(f"{_CARD}(?: {_CARD})*")
+"""A card, or a run of them written side by side (``9♣ 8♥``, as :func:`shown` writes one)."""
 _SUIT_OF: Final = {symbol: suit for suit, symbol in SUIT_SYMBOLS.items()}
+_ISOLATES: Final = "\u2066\u2067\u2068\u2069"
 
 
 def postpositions() -> frozenset[str]:
@@ -132,19 +136,45 @@ def postpositions() -> frozenset[str]:
     return frozenset() if words == "(none)" else frozenset(words.split())
 
 
+def conjunctions() -> frozenset[str]:
+    """The words that join two cards before one postposition, so both take the oblique
+    form (Hindi «ईंट के 10 या पान के 10 को»); none where nothing is oblique."""
+    # TRANSLATORS: "or" and "and" joining two cards' names, with spaces
+    # between (Hindi «या और»): before a postposition both names take
+    # the oblique form («ईंट के 10 या पान के 10 को»); "(none)" in a
+    # language without postpositions.
+    words = pgettext("conjunctions", "(none)")
+    return frozenset() if words == "(none)" else frozenset(words.split())
+
+
 def spoken(text: str) -> str:
     """``text`` as a screen reader should hear it: every card symbol (``8♣``, ``10♦``)
-    named in words in the reader's language (``'8 of clubs'``, «चिड़ी का 8»), in its
-    oblique form before a postposition (Hindi «चिड़ी के 8 को»)."""
-    after = postpositions()
+    named in words in the reader's language (``'8 of clubs'``, «चिड़ी का 8»), a run
+    (``9♣ 8♥``) as a list with the language's comma, and before a postposition in its
+    oblique form (Hindi «चिड़ी के 8 को»), the cards an «या» or «और» joins to it too."""
+    after, joining = postpositions(), conjunctions()
+    found = list(_CARDS.finditer(text))
+    oblique = [False] * len(found)
+    for index in reversed(range(len(found))):
+        rest = text[found[index].end() :].lstrip(_ISOLATES + " ").split(maxsplit=1)
+        word = rest[0].rstrip("\u0964.,:") if rest else ""
+        if word in after:
+            oblique[index] = True
+        elif word in joining and index + 1 < len(found):
+            between = text[found[index].end() : found[index + 1].start()]
+            oblique[index] = between.strip(_ISOLATES + " ") == word and oblique[index + 1]
+    pieces: list[str] = []
+    end = 0
+    for match, bent in zip(found, oblique, strict=True):
+        names = [_said(card, oblique=bent) for card in _CARD_SYMBOL.finditer(match[0])]
+        pieces += [text[end : match.start()], joined(names)]
+        end = match.end()
+    return "".join([*pieces, text[end:]])
 
-    def name(match: re.Match[str]) -> str:
-        rank = 10 if match[1] == "10" else RANK_LETTERS.index(match[1]) + 1
-        following = text[match.end() :].lstrip("\u2069 ").split(maxsplit=1)
-        oblique = bool(following) and following[0].rstrip("\u0964.,:") in after
-        return card_name(Card(rank, _SUIT_OF[match[2]]), oblique=oblique)
 
-    return _CARD_SYMBOL.sub(name, text)
+def _said(match: re.Match[str], *, oblique: bool) -> str:
+    rank = 10 if match[1] == "10" else RANK_LETTERS.index(match[1]) + 1
+    return card_name(Card(rank, _SUIT_OF[match[2]]), oblique=oblique)
 
 
 class Words(str):
