@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
 from app.caches import Kept, text_size
@@ -74,6 +74,8 @@ class Game:
     text: str = ""
     """The position as stored (its notation), when read from the row: the key the
     solver's kept answers are found by, without writing the position out again."""
+    daily_on: date | None = None
+    """The UTC date whose deal of the day this game was started as (None: any other)."""
 
     @property
     def game(self) -> AnyGameKind:
@@ -193,6 +195,7 @@ def view(
         verdict_position=record.verdict_position,
         redo_count=record.redo_count,
         text=record.position,
+        daily_on=record.daily_on,
     )
     if changes:
         fields: dict[str, Any] = {k: v for k, v in changes.items() if k in GAME_FIELDS}

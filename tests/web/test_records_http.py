@@ -4,13 +4,13 @@ and without htmx, and every way to get it wrong (nothing is stored then)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
-from app import service
+from app import i18n, service
 from app.games import KINDS
 from app.service import deals, proofs
 from app.store import Database
@@ -258,6 +258,41 @@ def test_the_daily_deal_is_the_same_for_everyone_and_proved_winnable() -> None:
             assert proofs.proofs(kind, variant).verdict(deal) == "solved"
     days = {proofs.daily_deal("freecell", "standard", day + timedelta(days=n)) for n in range(30)}
     assert len(days) > 20  # a different deal (nearly) every day
+
+
+def test_a_daily_game_says_so_on_its_page_and_in_my_games(client: TestClient, db: Database) -> None:
+    daily_id = client.post("/daily", data={"kind": "freecell"}).headers["location"].rsplit("/")[-1]
+    other_id = start(client, "freecell", "5")
+    day = deals.today()
+    english = i18n_day(day, "en")
+    page = client.get(f"/games/{daily_id}").text
+    heading = page.split('id="game-title"', 1)[1].split("</h1>", 1)[0]
+    assert (
+        f'Deal of the day, <time datetime="{day.isoformat()}"><bdi>{english}</bdi></time> (UTC)'
+        in heading
+    )
+    assert "Deal of the day," not in client.get(f"/games/{other_id}").text
+    fragment = client.get(f"/games/{daily_id}", headers=HX).text  # every move's fragment too
+    assert "Deal of the day, " in fragment
+    arabic = client.get(f"/games/{daily_id}", headers={"Accept-Language": "ar"}).text
+    dated = f'<time datetime="{day.isoformat()}"><bdi>{i18n_day(day, "ar")}</bdi></time>'
+    assert f"توزيعة اليوم، {dated} (UTC)" in arabic
+    mine = client.get("/games").text
+    row = mine.split(f"/games/{daily_id}", 1)[1].split("</tr>", 1)[0]
+    assert (
+        f'(deal of the day, <time datetime="{day.isoformat()}"><bdi>{english}</bdi></time>)' in row
+    )
+    assert "deal of the day" not in mine.split(f"/games/{other_id}", 1)[1].split("</tr>", 1)[0]
+    hindi = client.get("/games", headers={"Accept-Language": "hi"}).text
+    assert (
+        f'(दिन की डील, <time datetime="{day.isoformat()}"><bdi>{i18n_day(day, "hi")}</bdi></time>)'
+        in hindi
+    )
+
+
+def i18n_day(day: date, language: str) -> str:
+    with i18n.use_locale(language):
+        return i18n.day(day)
 
 
 def test_starting_the_daily_deal_marks_a_normal_game(client: TestClient, db: Database) -> None:
