@@ -30,7 +30,7 @@ from functools import cache
 from typing import Final, Literal
 
 from babel import Locale
-from babel.dates import format_date, format_skeleton, get_datetime_format
+from babel.dates import format_skeleton, get_datetime_format
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
@@ -216,8 +216,16 @@ def percent(fraction: float, digits: int = 0) -> str:
 
 
 def day(value: date) -> str:
-    """A date in the active locale's medium style (``30 Nov 2026``)."""
-    return format_date(value, format="medium", locale=babel_locale())
+    """A date with its month named, in the active locale's order (``Dec 2, 2026``,
+    «2 दिस॰ 2026», «2 ديسمبر 2026»): Babel's medium Arabic date is all digits
+    (``02‏/12‏/2026``), so the day is asked for by skeleton, as :func:`moment` asks.
+
+    >>> from datetime import date
+    >>> with use_locale("ar"):
+    ...     day(date(2026, 12, 2))
+    '2 ديسمبر 2026'
+    """
+    return format_skeleton("yMMMd", value, locale=babel_locale())
 
 
 def moment(value: datetime) -> str:

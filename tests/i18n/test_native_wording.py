@@ -4,6 +4,7 @@ words the code builds, not only the catalogue's."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 import pytest
 
@@ -93,3 +94,11 @@ def test_arabic_names_without_latin_or_a_partitive() -> None:
     with i18n.use_locale("ar"):
         assert i18n.gettext("Gaps") == "الفراغات"
         assert i18n.gettext("Two free cells") == "خانتان حرتان"
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"), [("en", "Dec 2, 2026"), ("hi", "2 दिस॰ 2026"), ("ar", "2 ديسمبر 2026")]
+)
+def test_a_day_names_its_month_in_every_language(code: i18n.LocaleCode, shown: str) -> None:
+    with i18n.use_locale(code):
+        assert i18n.day(date(2026, 12, 2)) == shown
