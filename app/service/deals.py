@@ -100,6 +100,28 @@ def checked(
     return rules, variant
 
 
+SHOWN_TEXT: Final = 24
+"""Characters of a refused deal number shown back to the player (then an ellipsis)."""
+
+
+def deal_number(kind: str, variant: str | None, text: str) -> int:
+    """The deal ``text`` names (as in a deal's address: digits only); raises
+    :class:`UnknownGameKind` for a kind or variant the site does not offer, or a text
+    that is no deal number of the game (shown back printable, and cut short)."""
+    rules, _variant = checked(kind, variant)
+    if text.isascii() and text.isdigit() and len(text) <= len(str(rules.max_deal)):
+        deal = int(text)
+        if 1 <= deal <= rules.max_deal:
+            return deal
+    shown = "".join(c if c.isprintable() else "\ufffd" for c in text[:SHOWN_TEXT])
+    raise UnknownGameKind(
+        f"{text[:SHOWN_TEXT]!r} is not a deal number of {kind}",
+        "deal.not_a_number",
+        text=shown + ("…" if len(text) > SHOWN_TEXT else ""),
+        max=rules.max_deal,
+    )
+
+
 def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> DealRecords:
     rules, variant = checked(kind, variant, deal)
     in_rounds = bool(game_kind(kind).other_actions(rules.new_game(deal, variant)))

@@ -29,6 +29,9 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
         {**p, "name": game_name(str(p.get("game", "")))},
     ),
     "game.deal_range": lambda p: fill(_("Deal numbers run from 1 to %(max)s, not %(deal)s."), p),
+    "deal.not_a_number": lambda p: fill(
+        _("%(text)s is not a deal number: deals run from 1 to %(max)s."), p
+    ),
     "game.none_proved": lambda p: fill(
         _("No deal of %(name)s (%(variant)s) has been proved winnable yet: play any deal."),
         {

@@ -227,6 +227,29 @@ def test_a_bad_deal_address_is_a_readable_404(client: TestClient, path: str) -> 
     assert "<html" not in htmx.text
 
 
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("abc", "“abc”"),
+        ("-1", "“-1”"),
+        ("0", "“0”"),
+        ("99999999999999", "“99999999999999”"),
+        ("1000001", "“1000001”"),
+        ("x" * 200, "“" + "x" * 24 + "…”"),
+        ("%E2%80%AEevil", "“\ufffdevil”"),  # a bidi override is not shown as one
+    ],
+)
+def test_a_deal_address_that_is_no_deal_number_says_so(
+    client: TestClient, text: str, shown: str
+) -> None:
+    response = client.get(f"/deals/freecell/{text}")
+    assert response.status_code == 404
+    assert f"{shown} is not a deal number: deals run from 1 to 1,000,000." in response.text
+    assert "not 0" not in response.text
+    arabic = client.get("/deals/freecell/abc", headers={"Accept-Language": "ar"})
+    assert "«\u2068abc\u2069»" in arabic.text  # what was typed, isolated in a right-to-left line
+
+
 def test_a_deal_page_for_htmx_is_the_page(client: TestClient) -> None:
     # The records page has no fragment of its own: htmx (a boosted link) gets it whole.
     assert client.get("/deals/freecell/1", headers=HX).status_code == 200

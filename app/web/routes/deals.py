@@ -27,8 +27,8 @@ def deal_records(
     request: Request, db: DatabaseDep, kind: str, number: str, variant: str = ""
 ) -> Response:
     """How many played and won the deal, its best wins, and what the solver proved."""
-    deal = int(number) if number.isascii() and number.isdigit() and len(number) < 10 else 0
     try:
+        deal = deals.deal_number(kind, variant[:32] or None, number)
         found = deals.deal_records(db=db, kind=kind, variant=variant[:32] or None, deal=deal)
     except service.UnknownGameKind as error:
         raise HTTPException(404, words(error)) from None
