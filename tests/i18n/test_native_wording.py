@@ -9,6 +9,11 @@ from datetime import date
 import pytest
 
 from app import i18n
+from app.games.freecell.rules import parse
+from app.games.freecell.view import FreeCellBoard, FreeCellPlace, board
+from app.games.montana.view import MontanaCell
+from app.rules.cards import Card
+from app.web.templating import make_templates
 from app.words import spoken
 from tests.i18n.catalogues import catalogue
 
@@ -102,3 +107,66 @@ def test_arabic_names_without_latin_or_a_partitive() -> None:
 def test_a_day_names_its_month_in_every_language(code: i18n.LocaleCode, shown: str) -> None:
     with i18n.use_locale(code):
         assert i18n.day(date(2026, 12, 2)) == shown
+
+
+RUN_TABLE = """Foundations: H-10 S-10 C-K D-K
+KH QS JH
+KS QH JS
+"""
+"""Two columns of three cards, six empty: J♥ can go anywhere, Q♥ J♠ to an empty column."""
+
+
+@pytest.mark.parametrize(
+    ("code", "one", "two"),
+    [
+        (
+            "hi",
+            "हाथ में J♥ है: इसे कॉलम 3 पर, कॉलम 4 पर, कॉलम 5 पर, कॉलम 6 पर, कॉलम 7 पर, कॉलम 8 पर,"
+            " किसी फ्री सेल में या नींव पर रखा जा सकता है।",
+            "हाथ में Q♥ से शुरू होने वाले 2 पत्ते हैं: इन्हें कॉलम 3 पर, कॉलम 4 पर, कॉलम 5 पर,"
+            " कॉलम 6 पर, कॉलम 7 पर या कॉलम 8 पर रखा जा सकता है।",
+        ),
+        (
+            "ar",
+            f"في يدك {FSI}J♥{PDI}: يمكن نقل الورقة إلى العمود 3 أو إلى العمود 4 أو إلى العمود 5"
+            " أو إلى العمود 6 أو إلى العمود 7 أو إلى العمود 8 أو إلى خانة حرة أو إلى الأساس.",
+            f"في يدك ورقتان ابتداءً من {FSI}Q♥{PDI}: يمكن نقل الورقتين إلى العمود 3 أو إلى"
+            " العمود 4 أو إلى العمود 5 أو إلى العمود 6 أو إلى العمود 7 أو إلى العمود 8.",
+        ),
+    ],
+)
+def test_the_holding_note_agrees_and_each_place_has_its_postposition(
+    code: i18n.LocaleCode, one: str, two: str
+) -> None:
+    position = parse(RUN_TABLE)
+    with i18n.use_locale(code):
+        for pick, note in (("1:1", one), ("2:2", two)):
+            table = board(position, pick=pick)
+            assert table.selection is not None
+            assert holding_note(table) == note
+
+
+def holding_note(table: FreeCellBoard) -> str:
+    """The pick note's words, as templates/freecell/_pick_note.html renders them."""
+    assert table.selection is not None
+    html = (
+        make_templates()
+        .env.get_template("freecell/_pick_note.html")
+        .render(board=table, game_url="/games/x")
+    )
+    found = re.search(r"<span>(.*?)\s*<a ", html, re.DOTALL)
+    assert found, html
+    return found[1]
+
+
+def test_a_card_before_a_postposition_is_named_oblique_in_labels() -> None:
+    with i18n.use_locale("hi"):
+        gap = MontanaCell("B9", None, "open", fits=Card(10, "S"))
+        assert gap.label == "रिक्त स्थान, पंक्ति B, कॉलम 9: इसमें हुकुम के 10 को रखा जा सकता है"
+        assert gap.tip == "रिक्त स्थान B9: इसमें हुकुम के 10 को रखा जा सकता है"
+        home = FreeCellPlace("foundation", "D", (Card(1, "D"),))
+        assert home.label == "ईंट का नींव क्षेत्र, ईंट के इक्के तक"
+    with i18n.use_locale("ar"):
+        assert MontanaCell("B9", None, "open", fits=Card(10, "S")).tip == (
+            f"الفراغ {FSI}B9{PDI}: يطلب 10 البستوني"
+        )
