@@ -76,6 +76,18 @@ def test_the_shipped_proofs_are_of_the_registry_and_read_without_searching() -> 
         assert all(shipped.verdict(deal) == "solved" for deal in shipped.winnable)
 
 
+def test_every_variant_of_the_registry_has_a_deal_proved_winnable() -> None:
+    # So that the deal of the day and "winnable deals only" are offered everywhere: a
+    # variant added to the registry ships with its proofs (solitaire classify).
+    day = deals.today()
+    for kind, game in KINDS.items():
+        for variant in game.rules.variants:
+            shipped = proofs.proofs(kind, variant)
+            assert shipped.winnable, f"{kind} {variant}: no deal proved winnable in app/proofs"
+            assert deals.has_winnable(kind, variant)
+            assert proofs.daily_deal(kind, variant, day) in shipped.winnable
+
+
 def test_a_winnable_start_is_on_a_deal_proved_winnable(client: TestClient, db: Database) -> None:
     for kind, game in KINDS.items():
         for variant in game.rules.variants:
