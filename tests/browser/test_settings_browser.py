@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from app.games.freecell import rules as freecell
-from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, VIEWPORT
+from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, VIEWPORT, MontanaUI
 from tests.browser.test_accessibility import describe
 from tests.browser.test_freecell_browser import FreeCellUI
 from tests.browser.test_play_fixes import axe_violations
@@ -163,6 +163,50 @@ def test_reduced_motion_stops_what_moves_whatever_the_system_asks(page: Page) ->
     page.goto("/")
     assert "motion-reduced" in html(page)
     assert page.evaluate(NUDGE)[0] == "none"
+
+
+@pytest.mark.parametrize("width", [375, 414, 600, 1280])
+@pytest.mark.parametrize("kind", ["freecell", "montana"])
+def test_large_corners_are_a_quarter_bigger_at_every_width(
+    page: Page, kind: str, width: int
+) -> None:
+    """Large cards' corners (FreeCell) and faces (Montana) measured as drawn: at least
+    1.25 times the normal ones on a phone as on a desktop (a phone's own rule once won
+    over the large one, so the phone's large corners were no bigger)."""
+    page.set_viewport_size({"width": width, "height": 800})
+    card = "#board .fc-card" if kind == "freecell" else "#board [data-cell]:not(.gap)"
+    ui = FreeCellUI(page) if kind == "freecell" else MontanaUI(page)
+    sizes = []
+    for size in ("normal", "large"):
+        page.request.post("/settings", form={"card_size": size, "next": "/"})
+        ui.start(1)
+        drawn: str = page.eval_on_selector(card, "e => getComputedStyle(e).fontSize")
+        sizes.append(float(drawn.removesuffix("px")))
+    normal, large = sizes
+    assert large >= 1.25 * normal, f"{kind} at {width}px: {normal}px, large {large}px"
+
+
+def test_left_handed_leaves_montanas_table_and_controls_as_they_are(
+    page: Page, live_server: str
+) -> None:
+    """The hand changes FreeCell's top row (and its phone controls); Montana is unchanged,
+    in either direction."""
+    page.set_viewport_size({"width": 375, "height": 740})
+    game = MontanaUI(page).start(1)
+    page.context.add_cookies([{"name": "lang", "value": "ar", "url": live_server}])
+    boxes = []
+    for hand in ("right", "left"):
+        page.request.post("/settings", form={"hand": hand, "next": "/"})
+        page.goto(game)
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        boxes.append(
+            page.eval_on_selector_all(
+                "#game .controls > *, #board [data-cell]",
+                "els => els.map(e => { const r = e.getBoundingClientRect(); "
+                "return [Math.round(r.x), Math.round(r.y)]; })",
+            )
+        )
+    assert boxes[0] == boxes[1]
 
 
 @pytest.mark.parametrize("language", ["hi", "ar"])
