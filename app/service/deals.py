@@ -141,9 +141,11 @@ def today(now: datetime | None = None) -> date:
 def daily(*, db: Database, player_id: str | None, now: datetime | None = None) -> Daily:
     day = today(now)
     with db.read() as session:
-        tables = [_table(session, kind, variant, day) for kind, variant in _variants()]
+        counts = records.daily_counts(session, day)
+        tables = [_table(session, kind, variant, day, counts) for kind, variant in _variants()]
         before = day - timedelta(days=1)
-        yesterday = [_table(session, kind, variant, before) for kind, variant in _variants()]
+        counts = records.daily_counts(session, before)
+        yesterday = [_table(session, k, v, before, counts) for k, v in _variants()]
         won = records.daily_days_won(session, player_id, STREAK_DAYS) if player_id else []
         mine = (
             [view(row) for row in records.daily_games(session, player_id, day)] if player_id else []
@@ -170,11 +172,17 @@ def streak(days_won: list[date], day: date) -> int:
     return count
 
 
-def _table(session: Session, kind: str, variant: str, day: date) -> DailyTable:
+def _table(
+    session: Session,
+    kind: str,
+    variant: str,
+    day: date,
+    counts: dict[tuple[str, str, int], tuple[int, int]],
+) -> DailyTable:
     deal = proofs.daily_deal(kind, variant, day)
     if deal is None:
         return DailyTable(kind, variant, day, None, 0, 0, [])
-    played, won = records.daily_counts(session, kind, variant, day, deal)
+    played, won = counts.get((kind, variant, deal), (0, 0))
     wins = records.daily_wins(session, kind, variant, day, deal, TOP) if won else []
     return DailyTable(kind, variant, day, deal, played, won, wins)
 

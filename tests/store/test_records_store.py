@@ -147,3 +147,25 @@ def test_the_records_read_their_indexes(db: Database) -> None:
     joined = " ".join(plans.values())
     for index in ("ix_games_deal ", "ix_games_deal_wins", "ix_games_deal_fastest"):
         assert index in joined + " ", index
+
+
+def test_the_daily_tables_count_in_one_statement_a_day(db: Database) -> None:
+    # One table per game and variant, each day: counted together, not one statement each.
+    player = service.ensure_player(db=db, player_id=None)
+    for kind in ("freecell", "montana"):
+        game = deals.start_daily(db=db, player_id=player, kind=kind, variant=None)
+        won(db, game.id, 80, 100_000)
+    statements: list[str] = []
+
+    def seen(_conn: object, _cursor: object, sql: str, *_: object) -> None:
+        statements.append(sql)
+
+    event.listen(db.engine, "before_cursor_execute", seen)
+    daily = deals.daily(db=db, player_id=None)
+    event.remove(db.engine, "before_cursor_execute", seen)
+    counted = [sql for sql in statements if "count(" in sql.lower()]
+    assert len(counted) == 2  # today's and yesterday's
+    won_today = [t for t in daily.tables if t.won]
+    assert {(t.kind, t.played, t.won) for t in won_today} == {("freecell", 1, 1), ("montana", 1, 1)}
+    selects = [sql for sql in statements if sql.lstrip().upper().startswith("SELECT")]
+    assert len(selects) == 2 + 2 * len(won_today)  # and each won table's wins, then assisted
