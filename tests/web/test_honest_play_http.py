@@ -151,3 +151,15 @@ def test_the_statistics_say_what_a_loss_and_an_unfinished_game_count_as(
     row = page[page.index("Montana") : page.index("</tr>", page.index("Montana"))]
     figures = re.findall(r'<td data-label="([^"]+)">([^<]*)</td>', row)
     assert figures[:4] == [("Played", "1"), ("Won", "0"), ("Lost", "1"), ("Unfinished", "0")]
+
+
+@pytest.mark.parametrize("back", ["/", "../x", "a/b", "<b>", "a b"])
+def test_a_back_that_names_no_game_is_refused_and_deals_nothing(
+    client: TestClient, back: str
+) -> None:
+    """``back`` is a game's id: anything else (a path separator once made a 500) is a
+    readable 422, and nothing is dealt."""
+    answer = client.post("/games", data={"kind": "montana", "deal": "0", "back": back})
+    assert answer.status_code == 422
+    assert "The game to go back to is not a game of this site." in answer.text
+    assert 'class="status-playing"' not in client.get("/games").text

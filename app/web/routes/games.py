@@ -20,6 +20,7 @@ from app.rules.protocol import IllegalMoveError
 from app.service import deals, names
 from app.service.solvers import SolverPool
 from app.store import Database
+from app.store.ids import GAME_ID_SHAPE
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
 from app.web.errors import FormError, slow_words
 from app.web.htmx import is_htmx
@@ -59,6 +60,8 @@ def start_game(
     """A new game: on ``deal``, else (``winnable=1``) on a deal proved winnable, else on
     any deal. ``back``, the game whose page asked (its deal-number field): a number the
     site cannot deal goes back there with the reason, never to a page of its own."""
+    if back and not GAME_ID_SHAPE.fullmatch(back):
+        raise FormError(_("The game to go back to is not a game of this site."))
     if back and deal_problem(kind.strip(), deal) is not None:
         url = request.url_for("game_page", game_id=back).include_query_params(
             baddeal=deal[:NOTES_MAX] or " "
