@@ -234,7 +234,7 @@ def _store(
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     uses = game_kind(row.kind).uses_auto_moves
-    wanted = read_settings(link, player_id) if uses else DEFAULT_SETTINGS
+    wanted = read_settings(link, player_id, row.player_id) if uses else DEFAULT_SETTINGS
     try:
         change = _change(link, row, before, command, wanted.auto_home)
     except RuleError as error:

@@ -84,16 +84,22 @@ def player_exists(*, db: Database, player_id: str) -> bool:
         return queries.player(session, player_id) is not None
 
 
-def settings(*, db: Database, player_id: str | None) -> Settings:
-    """The player's settings (the defaults for no player, or one not known)."""
-    if not player_id:
+def settings(*, db: Database, player_id: str | None, owner: str | None = None) -> Settings:
+    """The player's settings (the defaults for no player, or one not known; on a game's
+    page, its ``owner``'s then, as :func:`read_settings` says)."""
+    if not player_id and not owner:
         return DEFAULT_SETTINGS
     with db.look() as link:
-        return read_settings(link, player_id)
+        return read_settings(link, player_id, owner)
 
 
-def read_settings(link: Link, player_id: str | None) -> Settings:
+def read_settings(link: Link, player_id: str | None, owner: str | None = None) -> Settings:
+    """The player's settings; on a game's page (``owner``, the player the game is
+    theirs), a device that is no player of this site yet (a game's link opened elsewhere)
+    sees and plays the game at its owner's table, so it looks the same on every device."""
     row = queries.settings(link, player_id) if player_id else None
+    if row is None and owner:
+        row = queries.settings(link, owner)
     if row is None:
         return DEFAULT_SETTINGS
     # The database checks each word (ck_players_deck, …): a row holds only known ones.

@@ -33,7 +33,7 @@ def table(
 ) -> Table:
     """The page's view of ``game``; ``settings`` when already read (a move's answer)."""
     if settings is None:
-        settings = player_settings(db=db, player_id=player_id)
+        settings = player_settings(db=db, player_id=player_id, owner=game.player_id)
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
@@ -45,4 +45,5 @@ def game_and_settings(
 ) -> tuple[Game, Settings]:
     """A game and the player's settings in one read (its page shows both)."""
     with db.look() as link:
-        return view(get_row(link, game_id)), read_settings(link, player_id)
+        row = get_row(link, game_id)
+        return view(row), read_settings(link, player_id, row.player_id)

@@ -200,6 +200,31 @@ def test_the_choices_go_with_the_games_to_another_device(app: FastAPI, client: T
         assert checked(device.get("/settings").text) == {**EVERYTHING, "motion": "on"}
 
 
+def test_a_game_link_opened_on_a_new_device_shows_and_plays_its_owners_table(
+    app: FastAPI, client: TestClient
+) -> None:
+    """The game's address alone (no transfer): a device that is no player yet sees the
+    game at its owner's table and plays it with the owner's automatic moves; a device
+    that is a player keeps its own."""
+    game_id = start(client, "freecell", deal="2")
+    client.post("/settings", data={**EVERYTHING, "next": "/"})
+    with TestClient(app, follow_redirects=False) as device:
+        page = device.get(f"/games/{game_id}").text
+        assert html_classes(page) == {"deck-4", "cards-large", "hand-left"}
+        assert "Auto home: every card" in page
+        assert html_classes(device.get("/").text) == set()  # its own pages: its own
+        # Deal #2: 8a and A♠ goes home; 1b, then A♥, 2♥ and (not a safe card) 3♥ go.
+        device.post(f"/games/{game_id}/actions", data={"action": "8a", "version": "0"})
+        moved = device.post(f"/games/{game_id}/actions", data={"action": "1b", "version": "2"})
+        assert moved.status_code == 303
+        history = device.get(f"/games/{game_id}/history").text.split()
+        assert history == ["8a", "1h", "1b", "1h", "8h", "bh"]
+        assert "set-cookie" not in moved.headers  # playing made the device no player
+    with TestClient(app, follow_redirects=False) as other:
+        start(other, "montana")  # a player of its own, with today's table
+        assert html_classes(other.get(f"/games/{game_id}").text) == set()
+
+
 def test_the_store_keeps_each_choice(app: FastAPI) -> None:
     """On either database (the ``app`` fixture runs on both)."""
     db = app.state.db
