@@ -41,7 +41,11 @@ def test_load_runs_the_site_and_its_ceiling() -> None:
 
 
 def test_stats_page_runs() -> None:
-    assert "seeded 300 games" in smoke("stats_page.py")
+    out = smoke("stats_page.py")
+    assert "seeded 300 games" in out
+    for page in ("/deals/", "/daily: median", "/daily, with the player's streak: median"):
+        assert page in out
+    assert out.count("(5 runs)") == 7  # each page timed warm, five times
 
 
 def test_solver_runs() -> None:
