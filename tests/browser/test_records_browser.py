@@ -110,6 +110,9 @@ def test_a_display_name(
         page.wait_for_url("**/games")
     page.goto("/games")
     expect(page.get_by_label("Display name")).to_have_value(name)
+    page.get_by_role("button", name="Remove my name").click()
+    expect(page.locator("#display-name")).to_contain_text("anonymous until you choose a name")
+    expect(page.get_by_role("button", name="Remove my name")).to_have_count(0)
 
 
 def test_share_watch_and_revoke(new_context: Callable[[], BrowserContext], artifacts: Path) -> None:
