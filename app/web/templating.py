@@ -20,7 +20,7 @@ from app import i18n, words
 from app.caches import Kept, text_size
 from app.config import ROOT
 from app.service import IDLE_CAP
-from app.web import names
+from app.web import names, setting_fields
 
 HTMX_VERSION: Final = "2.0.11"
 
@@ -230,6 +230,7 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["variant_name"] = names.variant_name
     env.globals["group_name"] = names.group_name
     env.globals["site_title"] = names.site_title
+    env.globals["setting_fields"] = setting_fields.fields
     # Every filter that words or formats in the reader's language is drawn per request.
     for name, helper in (
         ("number", i18n.number),

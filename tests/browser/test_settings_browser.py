@@ -145,6 +145,51 @@ def test_without_javascript_a_plain_form_comes_back(browser: Browser, live_serve
         context.close()
 
 
+def test_the_game_pages_own_table_changes_the_look_in_place(page: Page) -> None:
+    """ "Your table" under the game: a choice made with the mouse or the keyboard is saved
+    and drawn at once, the game page never reloaded, the board as it was."""
+    fc = FreeCellUI(page)
+    fc.start(1)
+    fc.pick(fc.exposed("1"))  # the game goes on as it is: a card held stays held
+    page.evaluate("window.__stayed = true")
+    table = page.locator("details.table-settings")
+    table.locator("summary").click()
+    table.get_by_role("radio", name="Four colours").click()
+    expect(page.locator("#table-saved")).to_contain_text("Saved")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bdeck-4\b"))
+    assert colour_of(page, '#board .fc-card[aria-label^="3 of diamonds"]') == BLUE
+    table.get_by_role("radio", name="Large").focus()
+    page.keyboard.press("Space")
+    expect(page.locator("html")).to_have_class(re.compile(r"\bcards-large\b"))
+    page.keyboard.press("Tab")
+    page.keyboard.press("ArrowRight")  # Hand: left-handed, by the arrow keys alone
+    expect(page.locator("html")).to_have_class(re.compile(r"\bhand-left\b"))
+    assert page.evaluate("window.__stayed") is True
+    expect(page.locator("#board .fc-card.selected").first).to_be_visible()
+    page.reload()
+    assert {"deck-4", "cards-large", "hand-left"} <= set(html(page).split())
+
+
+def test_the_game_pages_own_table_without_javascript(browser: Browser, live_server: str) -> None:
+    context = browser.new_context(
+        viewport=VIEWPORT, base_url=live_server, java_script_enabled=False
+    )
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        game = FreeCellUI(page).start(1)
+        table = page.locator("details.table-settings")
+        table.locator("summary").click()
+        table.get_by_role("radio", name="Four colours").check()
+        table.get_by_role("radio", name="Reduced").check()
+        table.get_by_role("button", name="Save").click()
+        page.wait_for_url(f"**{game}")  # Post/Redirect/Get, back to the game
+        assert {"deck-4", "motion-reduced"} <= set(html(page).split())
+        assert colour_of(page, '#board .fc-card[aria-label^="3 of diamonds"]') == BLUE
+    finally:
+        context.close()
+
+
 NUDGE: Final = """() => { const e = Object.assign(document.createElement("span"),
   {className: "next-step"}); document.body.append(e);
   const s = getComputedStyle(e); const found = [s.animationName, s.animationDuration];

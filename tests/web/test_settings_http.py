@@ -240,3 +240,22 @@ def test_the_store_keeps_each_choice(app: FastAPI) -> None:
         service.save_settings(db=db, player_id=player, changes={"colour": "blue"})
     assert service.settings(db=db, player_id=player) == kept
     assert service.settings(db=db, player_id="nobody") == service.DEFAULT_SETTINGS
+
+
+def test_the_game_page_offers_its_own_table_and_comes_back_to_the_game(
+    client: TestClient,
+) -> None:
+    game_id = start(client, "montana")
+    page = client.get(f"/games/{game_id}").text
+    form = page[page.index('<details class="table-settings">') :]
+    assert f'name="next" value="/games/{game_id}"' in form
+    assert 'name="deck" value="two" checked' in form and 'name="auto_home"' not in form
+    saved = client.post("/settings", data={"deck": "four", "next": f"/games/{game_id}"})
+    assert saved.status_code == 303 and saved.headers["location"] == f"/games/{game_id}"
+    page = client.get(f"/games/{game_id}").text
+    assert html_classes(page) == {"deck-4"}
+    assert 'name="deck" value="four" checked' in page
+    answer = client.post(
+        "/settings", data={"card_size": "large", "next": f"/games/{game_id}"}, headers=HX
+    )
+    assert "Saved" in answer.text and json.loads(answer.headers["hx-trigger"])
