@@ -238,11 +238,11 @@ def daily_chart(charts: Charts) -> Chart:
     for i, (day, won, lost) in enumerate(days):
         x = LEFT + i * slot + slot * 0.15
         won_top = _y(won, top)
-        shown = {"day": _day(day, "medium"), "num": i18n.number(won)}
+        shown = {"day": i18n.day(date.fromisoformat(day)), "num": i18n.number(won)}
         title = ngettext("%(day)s: %(num)s won", "%(day)s: %(num)s won", won) % shown
         bars.append(Bar(x, won_top, slot * 0.7, TOP + PLOT_H - won_top, "bar-win", title))
         lost_top = _y(won + lost, top)
-        shown = {"day": _day(day, "medium"), "num": i18n.number(lost)}
+        shown = {"day": i18n.day(date.fromisoformat(day)), "num": i18n.number(lost)}
         title = ngettext("%(day)s: %(num)s lost", "%(day)s: %(num)s lost", lost) % shown
         bars.append(Bar(x, lost_top, slot * 0.7, won_top - lost_top, "bar-loss", title))
     x_ticks = [

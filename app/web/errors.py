@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import RedirectResponse, Response
@@ -122,12 +124,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_form(request: Request, error: RequestValidationError) -> Response:
-        fields = joined(
-            [
-                isolate(".".join(str(part) for part in problem["loc"][1:]) or "-")
-                for problem in error.errors()
-            ]
-        )
+        fields = joined([_field_words(problem["loc"][1:]) for problem in error.errors()])
         message = _("A field of this form is missing, too long or malformed: %(fields)s.") % {
             "fields": fields
         }
@@ -167,6 +164,20 @@ def is_page_form(request: Request) -> bool:
         and not is_htmx(request)
         and request.headers.get("Sec-Fetch-Mode") == "navigate"
     )
+
+
+def _field_words(where: Sequence[object]) -> str:
+    """A form field a refusal names: the player's word for it where the forms ask it of
+    a player, else its name as the form sends it (isolated)."""
+    name = ".".join(str(part) for part in where) or "-"
+    words = {
+        "kind": _("the game"),
+        "variant": _("the variant"),
+        "deal": _("the deal number"),
+        "winnable": _("winnable deals only"),
+        "name": _("the display name"),
+    }.get(name)
+    return words if words is not None else isolate(name[:32])
 
 
 def back_to_game(request: Request, game_id: str, **params: str) -> Response:

@@ -155,3 +155,14 @@ def test_fields_the_move_form_does_not_have_are_ignored_but_a_thousand_are_refus
     played = client.post(url, content=f"version=0&action=6S+A13&{extra}".encode(), headers=form)
     assert played.status_code == 200
     assert history(client, game_id) == ["6S A13"]
+
+
+def test_a_new_games_form_names_its_fields_in_the_readers_words(client: TestClient) -> None:
+    """A field a player fills is named as the form asks it, in the reader's language; a
+    field no person types keeps its name (isolated)."""
+    too_long = {"kind": "x" * 65, "deal": "1" * 65}
+    english = client.post("/games", data=too_long)
+    assert english.status_code == 422
+    assert "the game, the deal number." in english.text
+    hindi = client.post("/games", data=too_long, headers={"Accept-Language": "hi"})
+    assert "गेम, डील नंबर" in hindi.text and "kind" not in hindi.text
