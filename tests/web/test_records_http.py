@@ -381,3 +381,13 @@ def test_a_bad_daily_start_is_refused_and_stores_nothing(
 
 def test_the_daily_page_for_htmx_is_the_page(client: TestClient) -> None:
     assert client.get("/daily", headers=HX).status_code == 200
+
+
+def test_restarting_a_game_that_is_not_there_makes_no_player(
+    db: Database, client: TestClient
+) -> None:
+    before = players_stored(db)
+    answer = client.post("/games/" + "x" * 24 + "/restart", data={"version": "0"})
+    assert answer.status_code == 404
+    assert "set-cookie" not in answer.headers
+    assert players_stored(db) == before

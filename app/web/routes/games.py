@@ -375,8 +375,11 @@ def refusal(game: service.Game, action: str) -> str | None:
 def restart_game(
     request: Request, db: DatabaseDep, player: PlayerDep, game_id: str, version: ShortField
 ) -> Response:
+    number = _version(version)
+    if player is None:  # an unknown game is a 404 before a player is made for it
+        service.load(db=db, game_id=game_id)
     player_id = service.ensure_player(db=db, player_id=player)
-    game = service.restart(db=db, game_id=game_id, version=_version(version), player_id=player_id)
+    game = service.restart(db=db, game_id=game_id, version=number, player_id=player_id)
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
