@@ -45,7 +45,7 @@ from app.service.model import (
     utcnow,
     view,
 )
-from app.service.players import DEFAULT_SETTINGS, Settings, read_settings
+from app.service.players import DEFAULT_SETTINGS, Settings, table_settings
 from app.store import Conflict, Database, Link, queries
 from app.store.ids import new_game_id
 from app.store.models import GameRecord
@@ -234,7 +234,7 @@ def _store(
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     uses = game_kind(row.kind).uses_auto_moves
-    wanted = read_settings(link, player_id, row.player_id) if uses else DEFAULT_SETTINGS
+    wanted = table_settings(link, player_id, row) if uses else DEFAULT_SETTINGS
     try:
         change = _change(link, row, before, command, wanted.auto_home)
     except RuleError as error:

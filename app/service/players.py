@@ -26,6 +26,7 @@ from app.store.models import (
     Motion,
     PlayerRecord,
 )
+from app.store.queries import AnyRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,10 +101,24 @@ def read_settings(link: Link, player_id: str | None, owner: str | None = None) -
     row = queries.settings(link, player_id) if player_id else None
     if row is None and owner:
         row = queries.settings(link, owner)
-    if row is None:
+    return DEFAULT_SETTINGS if row is None else _settings_of(row)
+
+
+def table_settings(link: Link, player_id: str | None, game: AnyRow) -> Settings:
+    """:func:`read_settings` for a game's row, which carries its owner's table: the
+    owner (or a device that is no player yet) reads no second row."""
+    if player_id and player_id != game.player_id:
+        row = queries.settings(link, player_id)
+        if row is not None:
+            return _settings_of(row)
+    if getattr(game, queries.OWNER + "deck") is None:  # no such player (an outer join)
         return DEFAULT_SETTINGS
+    return _settings_of(game, queries.OWNER)
+
+
+def _settings_of(row: AnyRow, prefix: str = "") -> Settings:
     # The database checks each word (ck_players_deck, …): a row holds only known ones.
-    return Settings(**{name: getattr(row, name) for name in CHOICES})
+    return Settings(**{name: getattr(row, prefix + name) for name in CHOICES})
 
 
 def checked(changes: Mapping[str, str]) -> dict[str, str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from app.rules.protocol import Answer
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
-from app.service.players import Settings, read_settings
+from app.service.players import Settings, table_settings
 from app.service.players import settings as player_settings
 from app.service.solvers import SolverPool
 from app.store import Database
@@ -46,4 +46,4 @@ def game_and_settings(
     """A game and the player's settings in one read (its page shows both)."""
     with db.look() as link:
         row = get_row(link, game_id)
-        return view(row), read_settings(link, player_id, row.player_id)
+        return view(row), table_settings(link, player_id, row)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, TypeAlias, cast
+from typing import Any, Final, TypeAlias, cast
 
 from sqlalchemy import Table, Update, bindparam, case, func, insert, select, update
 from sqlalchemy.orm import Session
@@ -22,9 +22,16 @@ AnyRow: TypeAlias = Any
 # once per dialect and run on the driver's cursor (app.store.link), with no ORM identity
 # map, loading or change tracking (the ORM was 38 % of a move's server time) and none of
 # SQLAlchemy's execution machinery. Rows read the same as records: ``row.version``.
-GAME_ROW = select(GAMES).where(GAMES.c.id == bindparam("game_id"))
 SETTINGS_COLUMNS = ("deck", "card_size", "hand", "auto_home", "motion")
 """A player's own table (:class:`~app.store.models.PlayerRecord`), read in one go."""
+OWNER: Final = "owner_"
+"""The game's row carries its owner's table too (``owner_deck``, …): a page or a move
+that plays at the owner's table, the owner's own above all, reads no second row."""
+GAME_ROW = (
+    select(GAMES, *(PLAYERS.c[name].label(OWNER + name) for name in SETTINGS_COLUMNS))
+    .join(PLAYERS, PLAYERS.c.id == GAMES.c.player_id, isouter=True)
+    .where(GAMES.c.id == bindparam("game_id"))
+)
 SETTINGS = select(*(PLAYERS.c[name] for name in SETTINGS_COLUMNS)).where(
     PLAYERS.c.id == bindparam("player_id")
 )
