@@ -35,7 +35,6 @@ from app.store.migrate import upgrade
 from app.store.models import GameRecord
 from app.web import create_app
 
-
 WARM: Final = 2
 """Untimed requests before each page's runs: its statements prepared, its templates
 compiled and its rows in the page cache, as on a site that has been up a while."""
