@@ -141,6 +141,17 @@ def page(new_context: Callable[[], BrowserContext]) -> Page:
 
 
 @pytest.fixture
+def no_script_page(browser: Browser, live_server: str) -> Iterator[Page]:
+    """A page in a fresh context with JavaScript off (1280 × 900), closed after the test."""
+    context = browser.new_context(
+        viewport=VIEWPORT, base_url=live_server, java_script_enabled=False
+    )
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
 def montana(page: Page) -> MontanaUI:
     return MontanaUI(page)
 

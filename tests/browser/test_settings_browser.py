@@ -118,31 +118,24 @@ def test_the_settings_with_the_keyboard_alone(page: Page) -> None:
     expect(page.get_by_role("radio", name=re.compile("^Large"))).to_be_checked()
 
 
-def test_without_javascript_a_plain_form_comes_back(browser: Browser, live_server: str) -> None:
-    context = browser.new_context(
-        viewport=VIEWPORT, base_url=live_server, java_script_enabled=False
-    )
-    context.set_default_timeout(ACTION_TIMEOUT_MS)
-    try:
-        page = context.new_page()
-        fc = FreeCellUI(page)
-        game = fc.start(1)
-        page.get_by_role("link", name="Settings").click()
-        page.get_by_role("radio", name=re.compile("^Four colours")).check()
-        page.get_by_role("radio", name=re.compile("^Left-handed")).check()
-        page.locator("form.settings-form").get_by_role("button", name="Save").click()
-        page.wait_for_url(re.compile(r"/settings\?.*saved=1"))
-        expect(page.locator("#settings-saved")).to_contain_text("Saved")
-        assert "deck-4" in html(page) and "hand-left" in html(page)
-        page.get_by_role("link", name="Back to where you were").click()
-        page.wait_for_url(f"**{game}")
-        assert colour_of(page, '#board .fc-card[aria-label^="3 of diamonds"]') == BLUE
-        # The game page's control: a plain form, back to the game.
-        page.get_by_role("button", name="Auto home: safe cards").click()
-        page.wait_for_url(f"**{game}")
-        expect(page.get_by_role("button", name="Auto home: every card")).to_be_visible()
-    finally:
-        context.close()
+def test_without_javascript_a_plain_form_comes_back(no_script_page: Page) -> None:
+    page = no_script_page
+    fc = FreeCellUI(page)
+    game = fc.start(1)
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("radio", name=re.compile("^Four colours")).check()
+    page.get_by_role("radio", name=re.compile("^Left-handed")).check()
+    page.locator("form.settings-form").get_by_role("button", name="Save").click()
+    page.wait_for_url(re.compile(r"/settings\?.*saved=1"))
+    expect(page.locator("#settings-saved")).to_contain_text("Saved")
+    assert "deck-4" in html(page) and "hand-left" in html(page)
+    page.get_by_role("link", name="Back to where you were").click()
+    page.wait_for_url(f"**{game}")
+    assert colour_of(page, '#board .fc-card[aria-label^="3 of diamonds"]') == BLUE
+    # The game page's control: a plain form, back to the game.
+    page.get_by_role("button", name="Auto home: safe cards").click()
+    page.wait_for_url(f"**{game}")
+    expect(page.get_by_role("button", name="Auto home: every card")).to_be_visible()
 
 
 def test_the_game_pages_own_table_changes_the_look_in_place(page: Page) -> None:
@@ -170,24 +163,17 @@ def test_the_game_pages_own_table_changes_the_look_in_place(page: Page) -> None:
     assert {"deck-4", "cards-large", "hand-left"} <= set(html(page).split())
 
 
-def test_the_game_pages_own_table_without_javascript(browser: Browser, live_server: str) -> None:
-    context = browser.new_context(
-        viewport=VIEWPORT, base_url=live_server, java_script_enabled=False
-    )
-    context.set_default_timeout(ACTION_TIMEOUT_MS)
-    try:
-        page = context.new_page()
-        game = FreeCellUI(page).start(1)
-        table = page.locator("details.table-settings")
-        table.locator("summary").click()
-        table.get_by_role("radio", name="Four colours").check()
-        table.get_by_role("radio", name="Reduced").check()
-        table.get_by_role("button", name="Save").click()
-        page.wait_for_url(f"**{game}")  # Post/Redirect/Get, back to the game
-        assert {"deck-4", "motion-reduced"} <= set(html(page).split())
-        assert colour_of(page, '#board .fc-card[aria-label^="3 of diamonds"]') == BLUE
-    finally:
-        context.close()
+def test_the_game_pages_own_table_without_javascript(no_script_page: Page) -> None:
+    page = no_script_page
+    game = FreeCellUI(page).start(1)
+    table = page.locator("details.table-settings")
+    table.locator("summary").click()
+    table.get_by_role("radio", name="Four colours").check()
+    table.get_by_role("radio", name="Reduced").check()
+    table.get_by_role("button", name="Save").click()
+    page.wait_for_url(f"**{game}")  # Post/Redirect/Get, back to the game
+    assert {"deck-4", "motion-reduced"} <= set(html(page).split())
+    assert colour_of(page, '#board .fc-card[aria-label^="3 of diamonds"]') == BLUE
 
 
 NUDGE: Final = """() => { const e = Object.assign(document.createElement("span"),
