@@ -4,6 +4,7 @@ that answers "busy" at once, answers kept within a byte budget."""
 from __future__ import annotations
 
 import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -88,8 +89,11 @@ def test_a_closed_pool_ends_the_searches_under_way(pool: SolverPool) -> None:
     assert processes and all(process.is_alive() for process in processes)
     pool.close()
     for process in processes:
-        process.join(5)
-    assert not any(process.is_alive() for process in processes)
+        # A niced worker that dies on a loaded machine may take seconds to be scheduled and
+        # free its memory; what matters is how it ends: by the pool's signal, not after its
+        # search (a search let run ends with its budget or memory limit, and then exits 0).
+        process.join(60)
+    assert [process.exitcode for process in processes] == [-signal.SIGTERM] * len(processes)
 
 
 def test_a_search_past_the_memory_limit_answers_not_sure_and_its_worker_lives() -> None:
