@@ -96,11 +96,9 @@ def test_still_winnable_answers_in_words(client: TestClient) -> None:
 
 def test_still_winnable_answers_at_once_and_later_with_the_verdict(client: TestClient) -> None:
     game_id = start(client, kind="freecell", deal="11982")  # its proof takes seconds
-    began = time.monotonic()
     first = client.get(f"/games/{game_id}?check=1", headers=HX)
-    assert time.monotonic() - began < 2.5
     assert first.status_code == 200
-    assert "Still thinking" in first.text
+    assert "Still thinking" in first.text  # (had it waited for the proof, it would say "No")
     assert "No: this game can no longer be won" in verdict(client, game_id, **HX)
     game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
     solvers = client.app.state.solvers  # type: ignore[attr-defined]
