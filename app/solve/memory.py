@@ -23,6 +23,11 @@ def limit(max_bytes: int | None) -> None:
     _limit[:] = [] if max_bytes is None else [max_bytes]
 
 
+def bound() -> int | None:
+    """The limit this process's searches stop at (None: none set)."""
+    return _limit[0] if _limit else None
+
+
 def full() -> bool:
     """Whether this process is past its searches' limit (never, if none was set)."""
     return bool(_limit) and resident_bytes() > _limit[0]

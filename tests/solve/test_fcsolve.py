@@ -1,0 +1,177 @@
+"""fc-solve's library in process: boards in, lines out through our rules, honest verdicts."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.games.freecell import fcsolve
+from app.games.freecell import rules as freecell
+from app.games.freecell.solver import replay_wins
+from app.rules.protocol import IllegalMoveError
+
+needs_library = pytest.mark.skipif(
+    not fcsolve.available(), reason="fc-solve's library (libfreecell-solver0) is not installed"
+)
+
+MID_GAME = """\
+Foundations: H-0 C-3 D-A S-A
+Freecells: - 3D 4H JS
+: JD KD 2S 4C 3S 6D 6S
+: 2D KC KS 5C TD 8S 9C 8H 7S
+: 9H 9S 9D TS 4S 8D 2H
+: JC 5S QD QH TH QS 6H
+: 8C 7D 6C 5D
+: 7H QC
+: 7C KH AH 4D JH TC
+: 5H 3H
+"""
+
+
+def test_a_mid_game_board_is_written_as_fc_solve_reads_it() -> None:
+    position = freecell.parse(MID_GAME)
+    text = fcsolve.board_text(position)
+    assert text.splitlines()[:2] == ["Foundations: H-0 C-3 D-1 S-1", "Freecells: - 3D 4H JS"]
+    assert text.splitlines()[2] == ": JD KD 2S 4C 3S 6D 6S"
+    assert freecell.parse(text) == position  # the same board, read back by our parser
+
+
+def test_a_variant_board_leaves_out_our_variant_line() -> None:
+    position = freecell.new_game(1, "seahaven")
+    text = fcsolve.board_text(position)
+    assert "Variant" not in text
+    assert text.splitlines()[1] == "Freecells: - 2H 6H -"
+    assert len(text.splitlines()) == 2 + 10
+
+
+@pytest.mark.parametrize(
+    ("variant", "cells", "stacks", "suit", "kings", "preset"),
+    [
+        ("standard", 4, 8, False, False, "freecell"),
+        ("bakers", 4, 8, True, False, "bakers_game"),
+        ("cells-3", 3, 8, False, False, None),
+        ("cells-2", 2, 8, False, False, None),
+        ("cells-1", 1, 8, False, False, None),
+        ("eight-off", 8, 8, True, True, "eight_off"),
+        ("seahaven", 4, 10, True, True, "seahaven_towers"),
+    ],
+)
+def test_each_variant_maps_to_fc_solves_own_settings(
+    variant: str, cells: int, stacks: int, suit: bool, kings: bool, preset: str | None
+) -> None:
+    # fc-solve's presets (scripts/gen-presets.pl): bakers_game = freecell + suit;
+    # eight_off = kings_only_bakers_game + 8 cells; seahaven_towers = bakers_game + kings
+    # only + 10 stacks; all with the limited sequence move, which is (cells + 1) << empty
+    # columns when any card fills one, and cells + 1 when only kings do.
+    rules = freecell.variant_named(variant)
+    settings = fcsolve.settings_for(rules)
+    assert settings.freecells == cells and settings.stacks == stacks
+    assert settings.built_by == (
+        fcsolve.BUILT_BY_SUIT if suit else fcsolve.BUILT_BY_ALTERNATE_COLOR
+    )
+    assert settings.empty_filled_by == (
+        fcsolve.FILLED_BY_KINGS_ONLY if kings else fcsolve.FILLED_BY_ANY_CARD
+    )
+    assert settings.unlimited_sequence_move is False
+    assert rules.doubling is not kings  # our supermove rule agrees with fc-solve's
+    assert settings.preset == preset
+    assert fcsolve.settings_for(rules, freecells=0).freecells == 0
+
+
+@needs_library
+@pytest.mark.parametrize("preset", ["freecell", "bakers_game", "eight_off", "seahaven_towers"])
+def test_fc_solves_game_presets_exist(preset: str) -> None:
+    lib = fcsolve.library()
+    assert lib is not None
+    with fcsolve.Instance(lib) as instance:
+        instance.apply_preset(preset)
+        with pytest.raises(fcsolve.LibraryError):
+            instance.apply_preset("no_such_game")
+
+
+@needs_library
+@pytest.mark.parametrize("variant", freecell.VARIANTS)
+def test_deal_1_of_every_variant_replays_through_our_rules(variant: str) -> None:
+    start = freecell.new_game(1, variant)
+    answer = fcsolve.solve(start, fcsolve.Budget(seconds=60))
+    if variant in ("cells-1", "cells-2"):
+        assert answer.verdict == "unsolvable"  # proved by the atomic scan (ours agrees)
+        return
+    assert answer.verdict == "solved"
+    assert replay_wins(start, answer.moves)  # with automatic moves off: they are in the line
+
+
+@needs_library
+def test_deal_10028_is_solved_quickly_and_11982_proved_unsolvable() -> None:
+    quick = fcsolve.solve(freecell.new_game(10028), fcsolve.Budget(seconds=60))
+    assert quick.verdict == "solved" and quick.positions < 50_000
+    assert replay_wins(freecell.new_game(10028), quick.moves)
+    proof = fcsolve.solve(freecell.new_game(11982), fcsolve.Budget(seconds=60))
+    assert proof.verdict == "unsolvable" and proof.moves == ()
+
+
+@needs_library
+def test_a_meta_move_scan_that_runs_out_proves_nothing() -> None:
+    lib = fcsolve.library()
+    assert lib is not None
+    start = freecell.new_game(11982)
+    settings = fcsolve.settings_for(start.variant)
+    board = fcsolve.board_text(start)
+    fast = fcsolve.search(
+        lib, board, settings, fcsolve.FAST_ARGS, max_iterations=2000, max_seconds=60
+    )
+    assert fast.status == "stopped"  # out of iterations: not a verdict
+    tiny = fcsolve.Budget(seconds=60, fast_iterations=100, atomic_iterations=100)
+    assert fcsolve.solve(start, tiny).verdict == "unknown"
+
+
+@needs_library
+def test_a_mid_game_position_solves_from_where_it_stands() -> None:
+    position = freecell.parse(MID_GAME)
+    answer = fcsolve.solve(position, fcsolve.Budget(seconds=60))
+    assert answer.verdict == "solved"
+    assert replay_wins(position, answer.moves)
+
+
+def test_moves_of_cards_our_game_already_sent_home_are_skipped() -> None:
+    # fc-solve sends the hearts home one by one; our game sends each (safe) at once.
+    near = freecell.parse(
+        """\
+Foundations: H-A C-K D-K S-K
+: KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H
+"""
+    )
+    raw = [fcsolve.RawMove(fcsolve.STACK_TO_FOUNDATION, 0, 0, 1)] * 12
+    line = fcsolve.replay(near, raw)
+    assert line == tuple(["1h"] * 12)  # each sent home once: by our automatic moves
+    with pytest.raises(fcsolve.ReplayError):
+        fcsolve.replay(near, [fcsolve.RawMove(fcsolve.FREECELL_TO_FOUNDATION, 2, 0, 1)])
+
+
+def _seahaven_with(run: str, onto: str) -> freecell.FreeCellPosition:
+    """Seahaven with two empty free cells, one empty column, ``run`` in column 1 and
+    ``onto`` in column 2 (the other spades in column 9)."""
+    spades = [f"{rank}S" for rank in "23456789TJQK"]
+    rest = [card for card in spades if card not in (run + " " + onto).split()]
+    tail = (
+        ("2H", "3H", "4H", "5H", "6H", "7H"),
+        ("8H", "9H", "TH", "JH", "QH", "KH"),
+        ("2D", "3D", "4D", "5D", "6D", "7D"),
+        ("8D", "9D", "TD", "JD", "QD", "KD"),
+        ("4C", "5C", "6C", "7C", "8C", "9C"),
+        ("TC", "JC", "QC", "KC", "AS"),
+        tuple(rest),
+    )
+    text = f"Variant: seahaven\nFoundations: C-2\nFreecells: AH AD - -\n: {run}\n: 3C {onto}\n"
+    return freecell.parse(text + "".join(f": {' '.join(cards)}\n" for cards in tail))
+
+
+def test_a_run_longer_than_our_supermove_does_not_replay() -> None:
+    # Seahaven: empty columns do not double a supermove (only kings fill them): with two
+    # empty free cells a run of 3 moves as one, a run of 4 is refused (fc-solve's limit
+    # is the same: such a line would be a bug).
+    line: list[str] = []
+    after = fcsolve._play(_seahaven_with("5S 4S 3S", "6S"), "1", "2", 3, line)
+    assert line == ["12"]
+    assert [card.text for card in after.columns[1]] == ["3C", "6S", "5S", "4S", "3S"]
+    with pytest.raises(IllegalMoveError):
+        fcsolve._play(_seahaven_with("6S 5S 4S 3S", "7S"), "1", "2", 4, [])
