@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
-from app.games.freecell import fcsolve
+from app.games.freecell import fcsolve, hints
 from app.games.freecell import rules as freecell
 from app.games.freecell.solver import replay_wins
-from app.rules.protocol import IllegalMoveError
+from app.rules.protocol import Hint, IllegalMoveError
 
 needs_library = pytest.mark.skipif(
     not fcsolve.available(), reason="fc-solve's library (libfreecell-solver0) is not installed"
@@ -30,7 +32,7 @@ Freecells: - 3D 4H JS
 def test_a_mid_game_board_is_written_as_fc_solve_reads_it() -> None:
     position = freecell.parse(MID_GAME)
     text = fcsolve.board_text(position)
-    assert text.splitlines()[:2] == ["Foundations: H-0 C-3 D-1 S-1", "Freecells: - 3D 4H JS"]
+    assert text.splitlines()[:2] == ["Foundations: H-0 C-3 D-A S-A", "Freecells: - 3D 4H JS"]
     assert text.splitlines()[2] == ": JD KD 2S 4C 3S 6D 6S"
     assert freecell.parse(text) == position  # the same board, read back by our parser
 
@@ -175,3 +177,66 @@ def test_a_run_longer_than_our_supermove_does_not_replay() -> None:
     assert [card.text for card in after.columns[1]] == ["3C", "6S", "5S", "4S", "3S"]
     with pytest.raises(IllegalMoveError):
         fcsolve._play(_seahaven_with("6S 5S 4S 3S", "7S"), "1", "2", 4, [])
+
+
+@needs_library
+def test_a_nearly_won_position_and_the_hint_that_finishes_it() -> None:
+    nearly = freecell.parse("Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n")
+    assert fcsolve.board_text(nearly).startswith("Foundations: H-K C-K D-Q S-Q\n")
+    answer = fcsolve.solve(nearly, fcsolve.Budget(seconds=60))
+    assert answer.verdict == "solved" and replay_wins(nearly, answer.moves)
+    assert hints.hint(nearly, 900) == Hint(answer.moves[0], True)
+
+
+@needs_library
+def test_a_position_proved_lost_gets_a_sure_hint_that_no_move_helps() -> None:
+    assert hints.hint(freecell.new_game(11982), 10_000) == Hint(None, True)
+
+
+def test_without_the_library_our_own_search_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(fcsolve.DISABLE_ENV, "off")
+    assert fcsolve.library() is None and not fcsolve.available()
+    assert "Python search" in fcsolve.engine_name()
+
+    def no_library(*_: object, **__: object) -> None:
+        raise AssertionError("the library was called")
+
+    monkeypatch.setattr(fcsolve, "solve", no_library)
+    start = freecell.new_game(1)
+    answer = hints.answer(start, 10_000)
+    assert answer.verdict == "solved" and replay_wins(start, answer.moves)
+    suggestion = hints.hint(start, 10_000)
+    assert suggestion.sure and suggestion.move == answer.moves[0]
+
+
+@needs_library
+@pytest.mark.parametrize("failure", [fcsolve.LibraryError, fcsolve.ReplayError])
+def test_a_library_failure_is_logged_and_our_own_search_answers(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, failure: type[Exception]
+) -> None:
+    def failing(*_: object, **__: object) -> None:
+        raise failure("refused")
+
+    monkeypatch.setattr(fcsolve, "solve", failing)
+    start = freecell.new_game(1)
+    with caplog.at_level(logging.ERROR, logger="solitaire.freecell"):
+        answer = hints.answer(start, 10_000)
+    assert answer.verdict == "solved" and replay_wins(start, answer.moves)
+    assert "fc-solve failed us" in caplog.text and "refused" in caplog.text
+
+
+@needs_library
+def test_a_board_the_library_refuses_is_our_error_not_a_verdict() -> None:
+    lib = fcsolve.library()
+    assert lib is not None
+    start = freecell.new_game(1)
+    board = fcsolve.board_text(start).replace("JD", "QD", 1)  # two queens of diamonds
+    scan = fcsolve.search(
+        lib,
+        board,
+        fcsolve.settings_for(start.variant),
+        fcsolve.FAST_ARGS,
+        max_iterations=1000,
+        max_seconds=10,
+    )
+    assert scan.status == "refused" and scan.error

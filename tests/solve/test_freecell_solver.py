@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.games.freecell import rules as freecell
-from app.games.freecell.hints import answer
+from app.games.freecell.hints import python_answer
 from app.games.freecell.solver import replay_wins, solve
 
 
@@ -60,7 +60,7 @@ def test_a_budget_that_runs_out_says_unknown() -> None:
 
 
 def test_answer_tries_a_proof_when_the_search_finds_nothing() -> None:
-    assert answer(freecell.new_game(11982), budget_ms=60_000).verdict == "unsolvable"
-    solved = answer(freecell.new_game(1), budget_ms=5_000)
+    assert python_answer(freecell.new_game(11982), budget_ms=60_000).verdict == "unsolvable"
+    solved = python_answer(freecell.new_game(1), budget_ms=5_000)
     assert solved.verdict == "solved"
     assert replay_wins(freecell.new_game(1), solved.moves)

@@ -39,7 +39,7 @@ from app.games.freecell.rules import (
     FreeCellPosition,
     FreeCellVariant,
 )
-from app.rules.cards import SUITS, Card
+from app.rules.cards import RANK_LETTERS, SUITS, Card
 from app.rules.parts import KINGS_ONLY, SAME_SUIT
 from app.rules.protocol import Answer, IllegalMoveError, Verdict
 from app.solve import memory
@@ -151,11 +151,17 @@ def board_text(position: FreeCellPosition) -> str:
     variant goes in as game settings."""
     ranks = dict(zip(SUITS, position.foundations, strict=True))
     lines = [
-        "Foundations: " + " ".join(f"{suit}-{ranks[suit]}" for suit in FOUNDATION_ORDER),
+        "Foundations: " + " ".join(f"{suit}-{_rank(ranks[suit])}" for suit in FOUNDATION_ORDER),
         "Freecells: " + " ".join("-" if card is None else card.text for card in position.cells),
     ]
     lines.extend(": " + " ".join(card.text for card in column) for column in position.columns)
     return "\n".join(lines) + "\n"
+
+
+def _rank(rank: int) -> str:
+    """A foundation's rank as fc-solve reads it: ``0``, ``A``, ``2`` … ``9``, ``T`` …
+    ``K`` (it reads ``13`` as an ace and a 3)."""
+    return RANK_LETTERS[rank - 1] if rank else "0"
 
 
 # -- the library ---------------------------------------------------------------------------

@@ -1,19 +1,28 @@
 """FreeCell's hints and verdicts, as one solver process keeps them.
 
-A hint never plays itself: it is the first move of a winning line found within its budget,
-or, when the budget runs out first, the move after which the position looks best. Answers
-are kept per position, so asking again costs nothing.
+Where fc-solve's library is installed (:mod:`app.games.freecell.fcsolve`) it answers: a
+line in milliseconds on almost every position, "unsolvable" only when its single-card
+search ran to the end. Elsewhere, or when the library refuses a board or gives a line our
+rules refuse (our bug: logged), our own search answers (:mod:`app.games.freecell.solver`).
+
+A hint never plays itself: it is the first move of a winning line found within its budget;
+when the position is proved lost, it says no move helps; when the budget runs out first,
+it is the move after which the position looks best. Answers are kept per position, so
+asking again costs nothing.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from functools import lru_cache
 from typing import Final
 
-from app.games.freecell import solver
+from app.games.freecell import fcsolve, solver
 from app.games.freecell.rules import FreeCellPosition, parse
 from app.rules.protocol import Answer, Hint, Position
+
+logger = logging.getLogger("solitaire.freecell")
 
 QUICK_SECONDS: Final = 3.0
 """At most this long looking for a line with supermoves before trying for a proof."""
@@ -43,17 +52,47 @@ class FreeCellSearches:
 
     @staticmethod
     def _search_hint(text: str, budget_ms: int) -> Hint:
-        position = parse(text)
+        return hint(parse(text), budget_ms)
+
+
+def answer(position: FreeCellPosition, budget_ms: int) -> Answer:
+    """Solve ``position`` within about ``budget_ms`` milliseconds: by fc-solve's library
+    where it runs, else by our own search."""
+    found = by_library(position, budget_ms)
+    return found if found is not None else python_answer(position, budget_ms)
+
+
+def hint(position: FreeCellPosition, budget_ms: int) -> Hint:
+    """The first move of a winning line; no move when the position is proved lost (sure
+    either way); else the move after which the position looks best (not sure)."""
+    found = by_library(position, budget_ms)
+    if found is None:
         result = solver.solve(position, max_seconds=budget_ms / 1000)
         if result.verdict == "solved" and result.moves:
             return Hint(result.moves[0], True)
         return Hint(best_move(position), False)
+    if found.verdict == "solved":
+        return Hint(found.moves[0] if found.moves else None, True)
+    if found.verdict == "unsolvable":
+        return Hint(None, True)
+    return Hint(best_move(position), False)
 
 
-def answer(position: FreeCellPosition, budget_ms: int) -> Answer:
-    """Solve ``position`` within about ``budget_ms`` milliseconds: most deals solve in
-    milliseconds with supermoves; a proof of the rest needs single-card moves and the time
-    left."""
+def by_library(position: FreeCellPosition, budget_ms: int) -> Answer | None:
+    """fc-solve's answer; None where the library is missing or failed us (logged)."""
+    lib = fcsolve.library()
+    if lib is None:
+        return None
+    try:
+        return fcsolve.solve(position, fcsolve.Budget(seconds=budget_ms / 1000), lib)
+    except (fcsolve.LibraryError, fcsolve.ReplayError) as error:
+        logger.error("fc-solve failed us, our own search answers: %s", error)
+        return None
+
+
+def python_answer(position: FreeCellPosition, budget_ms: int) -> Answer:
+    """Our own search: most deals solve in milliseconds with supermoves; a proof of the
+    rest needs single-card moves and the time left."""
     seconds = budget_ms / 1000
     began = time.perf_counter()
     quick = solver.solve(position, max_seconds=min(seconds / 2, QUICK_SECONDS))
