@@ -6,11 +6,13 @@ solitaire moves KIND FILE        (FILE may be - for standard input)
 solitaire solve KIND DEAL|FILE|-
 solitaire classify KIND --deals 1-N [--variant V] [--budget-ms MS]
 solitaire migrate
+solitaire doctor                 (which solvers run here)
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import subprocess
 import sys
@@ -92,6 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     verify.set_defaults(run=_verify)
 
+    doctor = commands.add_parser("doctor", help="say which solvers run on this machine")
+    doctor.set_defaults(run=_doctor)
+
     demo = commands.add_parser("seed-demo", help="add finished demo games with real histories")
     demo.add_argument("--games", type=int, default=1000)
     demo.add_argument("--players", type=int, default=None)
@@ -132,7 +137,20 @@ def _serve(args: argparse.Namespace) -> int:
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
+    logging.getLogger("solitaire.serve").info("FreeCell solver: %s", _freecell_engine())
     Supervisor(config, sockets=[config.bind_socket()]).run()
+    return 0
+
+
+def _freecell_engine() -> str:
+    from app.games.freecell import fcsolve
+
+    return fcsolve.engine_name()
+
+
+def _doctor(_: argparse.Namespace) -> int:
+    """What runs the searches here: fc-solve's library, or our own search without it."""
+    print(f"FreeCell solver: {_freecell_engine()}")
     return 0
 
 

@@ -6,6 +6,7 @@ import logging
 
 import pytest
 
+from app.cli import main
 from app.games.freecell import fcsolve, hints
 from app.games.freecell import rules as freecell
 from app.games.freecell.solver import replay_wins
@@ -240,3 +241,14 @@ def test_a_board_the_library_refuses_is_our_error_not_a_verdict() -> None:
         max_seconds=10,
     )
     assert scan.status == "refused" and scan.error
+
+
+def test_doctor_says_which_freecell_solver_runs(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["doctor"]) == 0
+    found = "fc-solve's library 5." if fcsolve.available() else "the Python search"
+    assert capsys.readouterr().out.startswith(f"FreeCell solver: {found}")
+    monkeypatch.setenv(fcsolve.DISABLE_ENV, "off")
+    assert main(["doctor"]) == 0
+    assert capsys.readouterr().out.startswith("FreeCell solver: the Python search")
