@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.config import LOG_CONFIG, get_settings
-from app.games import GAMES, game_kind, rules_for
+from app.games import GAMES, KINDS, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError, Verdict
 
 if TYPE_CHECKING:
@@ -137,20 +137,26 @@ def _serve(args: argparse.Namespace) -> int:
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
-    logging.getLogger("solitaire.serve").info("FreeCell solver: %s", _freecell_engine())
+    for line in _engines():
+        logging.getLogger("solitaire.serve").info("%s", line)
     Supervisor(config, sockets=[config.bind_socket()]).run()
     return 0
 
 
-def _freecell_engine() -> str:
-    from app.games.freecell import fcsolve
-
-    return fcsolve.engine_name()
+def _engines() -> list[str]:
+    """Which solver each game runs here (a game's searches may say, as ``engine()``: e.g.
+    FreeCell's fc-solve library, or the Python search without it)."""
+    lines = []
+    for game in KINDS.values():
+        engine = getattr(game.searches, "engine", None)
+        lines.append(f"{game.rules.name} solver: {engine() if engine else 'the Python search'}")
+    return lines
 
 
 def _doctor(_: argparse.Namespace) -> int:
-    """What runs the searches here: fc-solve's library, or our own search without it."""
-    print(f"FreeCell solver: {_freecell_engine()}")
+    """What runs the searches on this machine."""
+    for line in _engines():
+        print(line)
     return 0
 
 

@@ -248,7 +248,7 @@ def test_doctor_says_which_freecell_solver_runs(
 ) -> None:
     assert main(["doctor"]) == 0
     found = "fc-solve's library 5." if fcsolve.available() else "the Python search"
-    assert capsys.readouterr().out.startswith(f"FreeCell solver: {found}")
+    assert f"FreeCell solver: {found}" in capsys.readouterr().out
     monkeypatch.setenv(fcsolve.DISABLE_ENV, "off")
     assert main(["doctor"]) == 0
-    assert capsys.readouterr().out.startswith("FreeCell solver: the Python search")
+    assert "FreeCell solver: the Python search (fc-solve's" in capsys.readouterr().out

@@ -42,6 +42,11 @@ class FreeCellSearches:
     def hint(self, position: Position, budget_ms: int) -> Hint:
         return self._hint(position.to_text(), budget_ms)
 
+    @staticmethod
+    def engine() -> str:
+        """Which engine answers (``solitaire doctor``, the start-up log)."""
+        return fcsolve.engine_name()
+
     def forget(self) -> None:
         self._answer.cache_clear()
         self._hint.cache_clear()
