@@ -34,7 +34,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -108,25 +108,35 @@ class SolverPool:
         self.hint_wait, self.solution_wait = hint_wait, solution_wait
         self._waiters = threading.BoundedSemaphore(waiters)
         self._lock = threading.Lock()
-        self._running: dict[Job, Future[object]] = {}
+        self._running: dict[Job, tuple[Future[object], ProcessPoolExecutor]] = {}
         self._known = Kept[Job, object]("solver answers", cache_bytes, _size)
         self._executors: dict[Question, ProcessPoolExecutor] = {}
 
     def ask(self, job: Job, wait: float) -> object | None:
         """The answer to ``job``, or None when it is not ready within ``wait`` seconds
-        (the search goes on; a later ask gets its answer). Raises :class:`SolverBusy`."""
+        (the search goes on; a later ask gets its answer). Raises :class:`SolverBusy`.
+
+        A worker that died under a search (past its memory bound, killed) is replaced:
+        a verdict asked of it answers "not sure" (``unknown``, not kept: asking again
+        searches again), a hint says busy; never an error out of here."""
         known = self._known.get(job)
         if known is not None:
             return known
         if not self._waiters.acquire(blocking=False):
             raise SolverBusy
         try:
-            return self._submit(job).result(timeout=wait)
-        except FutureTimeout:
-            return None
-        except BrokenProcessPool:
-            self.close()  # a worker died (killed, out of memory): the next ask starts anew
-            raise SolverBusy from None
+            future, executor = self._submit(job)
+            try:
+                return future.result(timeout=wait)
+            except FutureTimeout:
+                return None
+            except (BrokenProcessPool, CancelledError):
+                # Its worker died (or a pool closed under it): only that worker's pool
+                # is replaced, never one started since for other asks.
+                self._discard(job.question, executor)
+                if job.question == "answer":
+                    return Answer("unknown", (), 0, 0.0)
+                raise SolverBusy from None
         finally:
             self._waiters.release()
 
@@ -141,36 +151,51 @@ class SolverPool:
             executors, self._executors = self._executors, {}
             self._running.clear()
         for executor in executors.values():
-            # Python 3.14 has executor.terminate_workers(); before it, only the private map.
-            processes = list((executor._processes or {}).values())
-            executor.shutdown(wait=False, cancel_futures=True)
-            for process in processes:
-                process.terminate()
+            _end(executor)
 
-    def _submit(self, job: Job) -> Future[object]:
+    def _discard(self, question: Question, executor: ProcessPoolExecutor) -> None:
+        """Let go of a broken pool of workers, if it is still the one in use."""
+        with self._lock:
+            if self._executors.get(question) is not executor:
+                return  # already replaced: the new pool's searches go on
+            del self._executors[question]
+            for job in [job for job in self._running if job.question == question]:
+                del self._running[job]
+        _end(executor)
+
+    def _submit(self, job: Job) -> tuple[Future[object], ProcessPoolExecutor]:
         with self._lock:
             running = self._running.get(job)
             if running is not None:
                 return running  # the same search is under way: share it
             if sum(1 for other in self._running if other.question == job.question) >= self.queue:
                 raise SolverBusy
-            executor = self._executors.get(job.question)
-            if executor is None:
-                executor = self._executors[job.question] = ProcessPoolExecutor(
-                    self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
-                )
             budget = HINT_BUDGET_MS if job.question == "hint" else self.answer_ms
-            future: Future[object] = executor.submit(_work, job, budget)
-            self._running[job] = future
-        future.add_done_callback(self._finished(job))
-        return future
+            for _attempt in range(2):
+                executor = self._executors.get(job.question)
+                if executor is None:
+                    executor = self._executors[job.question] = ProcessPoolExecutor(
+                        self.workers,
+                        mp_context=multiprocessing.get_context("spawn"),
+                        initializer=_start_worker,
+                    )
+                try:
+                    future: Future[object] = executor.submit(_work, job, budget)
+                    break
+                except (BrokenProcessPool, RuntimeError):  # its worker died: a new pool
+                    del self._executors[job.question]
+                    _end(executor)
+            else:
+                raise SolverBusy
+            self._running[job] = (future, executor)
+        future.add_done_callback(self._finished(job, future))
+        return future, executor
 
-    def _finished(self, job: Job) -> Callable[[Future[object]], None]:
+    def _finished(self, job: Job, mine: Future[object]) -> Callable[[Future[object]], None]:
         def finished(future: Future[object]) -> None:
             with self._lock:
-                self._running.pop(job, None)
+                if self._running.get(job, (None,))[0] is mine:
+                    self._running.pop(job)
             if future.cancelled() or future.exception() is not None:
                 return
             result = future.result()
@@ -178,6 +203,15 @@ class SolverPool:
                 self._known.put(job, result)
 
         return finished
+
+
+def _end(executor: ProcessPoolExecutor) -> None:
+    """End a pool's workers now (its waiting searches are cancelled)."""
+    # Python 3.14 has executor.terminate_workers(); before it, only the private map.
+    processes = list((executor._processes or {}).values())
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
 
 
 def _start_worker() -> None:
