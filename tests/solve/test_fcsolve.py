@@ -11,6 +11,7 @@ from app.games.freecell import fcsolve, hints
 from app.games.freecell import rules as freecell
 from app.games.freecell.solver import replay_wins
 from app.rules.protocol import Hint, IllegalMoveError
+from app.solve import memory
 
 needs_library = pytest.mark.skipif(
     not fcsolve.available(), reason="fc-solve's library (libfreecell-solver0) is not installed"
@@ -252,3 +253,70 @@ def test_doctor_says_which_freecell_solver_runs(
     monkeypatch.setenv(fcsolve.DISABLE_ENV, "off")
     assert main(["doctor"]) == 0
     assert "FreeCell solver: the Python search (fc-solve's" in capsys.readouterr().out
+
+
+@needs_library
+def test_a_classifier_gives_verdicts_board_after_board() -> None:
+    standard = freecell.variant_named("standard")
+    deals = (1, 11982, 617, 10028)
+    with (
+        fcsolve.Classifier(standard) as checked,
+        fcsolve.Classifier(standard, check=False) as quick,
+    ):
+        for deal in deals:
+            start = freecell.new_game(deal)
+            line = checked.classify(start, fcsolve.Budget(seconds=60))
+            word = quick.classify(start, fcsolve.Budget(seconds=60))
+            assert line.verdict == word.verdict == ("unsolvable" if deal == 11982 else "solved")
+            assert word.moves == ()
+            assert line.verdict == "unsolvable" or replay_wins(start, line.moves)
+        with pytest.raises(fcsolve.LibraryError):
+            quick.classify(freecell.new_game(1, "bakers"), fcsolve.Budget(seconds=60))
+
+
+@needs_library
+def test_a_deal_played_with_fewer_free_cells() -> None:
+    # Deal #1 with no free cell is proved impossible (with 2 too: the cells-2 variant);
+    # with three its line uses cells a-c only, and replays in the standard game.
+    standard = freecell.variant_named("standard")
+    start = freecell.new_game(1)
+    assert fcsolve.board_text(start, 1).splitlines()[1] == "Freecells: -"
+    assert fcsolve.board_text(start, 0).splitlines()[1] == "Freecells: "
+    verdicts = []
+    for cells in (0, 3):
+        with fcsolve.Classifier(standard, freecells=cells) as classifier:
+            answer = classifier.classify(start, fcsolve.Budget(seconds=60))
+        verdicts.append(answer.verdict)
+        if answer.verdict == "solved":
+            assert replay_wins(start, answer.moves)
+            used = {move[1] for move in answer.moves} | {move[0] for move in answer.moves}
+            assert not used & set("abcd"[cells:])
+    assert verdicts == ["unsolvable", "solved"]
+    with pytest.raises(ValueError, match="beyond the 2"):
+        fcsolve.board_text(freecell.parse(MID_GAME), 2)  # cells c and d hold cards
+
+
+@needs_library
+def test_a_scan_stops_at_the_processs_memory_bound() -> None:
+    # Deal #617's single-card scan stores 237,000 positions (about 140 MiB) before its line.
+    lib = fcsolve.library()
+    assert lib is not None
+    start = freecell.new_game(617)
+    try:
+        memory.limit(memory.resident_bytes() + 16 * 1024 * 1024)
+        left = fcsolve.states_left()
+        assert left is not None and left < 40_000
+        scan = fcsolve.search(
+            lib,
+            fcsolve.board_text(start),
+            fcsolve.settings_for(start.variant),
+            fcsolve.ATOMIC_ARGS,
+            max_iterations=10_000_000,
+            max_seconds=600,
+            max_states=left,
+        )
+        assert scan.status == "stopped" and scan.iterations < 100_000
+        budget = fcsolve.Budget(seconds=600, fast_iterations=10)
+        assert fcsolve.solve(start, budget).verdict == "unknown"  # not sure, within bounds
+    finally:
+        memory.limit(None)

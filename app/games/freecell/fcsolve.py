@@ -145,14 +145,20 @@ def fast_args(variant: FreeCellVariant) -> tuple[str, ...]:
     return KINGS_ONLY_FAST_ARGS if variant.empty == KINGS_ONLY else FAST_ARGS
 
 
-def board_text(position: FreeCellPosition) -> str:
+def board_text(position: FreeCellPosition, freecells: int | None = None) -> str:
     """``position`` as fc-solve's board: foundations (H C D S) and free cells always
     written, then each column top card first. Our ``Variant:`` line is left out: the
-    variant goes in as game settings."""
+    variant goes in as game settings. ``freecells``: write that many cells (a board
+    played with fewer cells than its variant's; those left out must be empty)."""
     ranks = dict(zip(SUITS, position.foundations, strict=True))
+    cells = list(position.cells)
+    if freecells is not None:
+        if any(cells[freecells:]):
+            raise ValueError(f"a card in a free cell beyond the {freecells} played with")
+        cells = (cells + [None] * freecells)[:freecells]
     lines = [
         "Foundations: " + " ".join(f"{suit}-{_rank(ranks[suit])}" for suit in FOUNDATION_ORDER),
-        "Freecells: " + " ".join("-" if card is None else card.text for card in position.cells),
+        "Freecells: " + " ".join("-" if card is None else card.text for card in cells),
     ]
     lines.extend(": " + " ".join(card.text for card in column) for column in position.columns)
     return "\n".join(lines) + "\n"
@@ -390,30 +396,60 @@ class Scan:
     error: str = ""
 
 
-def search(
-    lib: Library,
-    board: str,
-    settings: GameSettings,
-    args: Sequence[str],
-    *,
-    max_iterations: int,
-    max_seconds: float,
-    max_states: int | None = None,
-    optimize: bool = False,
-    stop: Callable[[], bool] = memory.full,
-) -> Scan:
-    """Run one fc-solve scan (``args``) on ``board`` until it solves, runs out of
-    positions, or reaches ``max_iterations``, ``max_seconds``, ``max_states`` stored, or
-    ``stop()`` (by default: this process is past its memory bound), looked at every
-    :data:`STEP` iterations."""
-    began = time.perf_counter()
-    with Instance(lib) as instance:
-        instance.parse_args(args)
-        instance.set_game(settings)
-        if max_states is not None:
-            instance.limit_states(max(max_states, 1))
-        if optimize:
-            instance.optimize_solution()
+class Scanner:
+    """One fc-solve scan (``args``) for one game (``settings``), set up once and used for
+    board after board (the library forgets each board's positions before the next): what
+    a run over many deals wants. Not for two threads at once."""
+
+    def __init__(
+        self,
+        lib: Library,
+        settings: GameSettings,
+        args: Sequence[str],
+        *,
+        optimize: bool = False,
+    ) -> None:
+        self.instance = Instance(lib)
+        try:
+            self.instance.parse_args(args)
+            self.instance.set_game(settings)
+            if optimize:
+                self.instance.optimize_solution()
+        except BaseException:
+            self.instance.free()
+            raise
+        self._used = False
+
+    def __enter__(self) -> Scanner:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.instance.free()
+
+    def scan(
+        self,
+        board: str,
+        *,
+        max_iterations: int,
+        max_seconds: float,
+        max_states: int | None = None,
+        stop: Callable[[], bool] = memory.full,
+        with_moves: bool = True,
+    ) -> Scan:
+        """Scan ``board`` until it solves, runs out of positions, or reaches
+        ``max_iterations``, ``max_seconds``, ``max_states`` stored, or ``stop()`` (by
+        default: this process is past its memory bound), looked at every :data:`STEP`
+        iterations. ``with_moves=False``: the verdict only (a solved scan's moves are not
+        read, which takes as long as the scan on most deals)."""
+        began = time.perf_counter()
+        instance = self.instance
+        if self._used:
+            instance.recycle()
+        self._used = True
+        instance.limit_states(max(max_states, 1) if max_states is not None else -1)
         limit = min(STEP, max_iterations)
         instance.limit_iterations(limit)
         code = instance.solve(board)
@@ -432,12 +468,35 @@ def search(
         spent = instance.iterations()
         seconds = time.perf_counter() - began
         if code == WAS_SOLVED:
-            return Scan("solved", instance.moves(), spent, seconds)
+            return Scan("solved", instance.moves() if with_moves else (), spent, seconds)
         if code == IS_NOT_SOLVEABLE:
             return Scan("exhausted", (), spent, seconds)
         if code == INVALID_STATE:
             return Scan("refused", (), spent, seconds, instance.invalid_state_error())
         return Scan("refused", (), spent, seconds, f"fc-solve answered {code}")
+
+
+def search(
+    lib: Library,
+    board: str,
+    settings: GameSettings,
+    args: Sequence[str],
+    *,
+    max_iterations: int,
+    max_seconds: float,
+    max_states: int | None = None,
+    optimize: bool = False,
+    stop: Callable[[], bool] = memory.full,
+) -> Scan:
+    """One scan of one board (:meth:`Scanner.scan`), on an instance made for it."""
+    with Scanner(lib, settings, args, optimize=optimize) as scanner:
+        return scanner.scan(
+            board,
+            max_iterations=max_iterations,
+            max_seconds=max_seconds,
+            max_states=max_states,
+            stop=stop,
+        )
 
 
 # -- replaying fc-solve's lines through our rules ----------------------------------------
@@ -558,63 +617,101 @@ class Budget:
     positions it may store (by default: what this process's memory bound leaves)."""
 
     seconds: float
-    fast_iterations: int = 200_000
+    fast_iterations: int = 50_000
+    """The fast scan solves deals 1-3000 within 12,040 (99.9 %: 3,631): more is rarely
+    a line and costs a proof's time (on #11982 "looking glass" gives up at 204,823)."""
     atomic_iterations: int = 3_000_000
     max_states: int | None = None
 
 
-def solve(position: FreeCellPosition, budget: Budget, lib: Library | None = None) -> Answer:
-    """Our verdict on ``position`` by fc-solve: ``solved`` with a line replayed through our
-    rules, ``unsolvable`` only when the atomic scan ran out of positions, else ``unknown``.
+class Classifier:
+    """Verdicts on board after board of one variant, at the library's speed: one fast
+    scan and one atomic scan set up once (:class:`Scanner`). ``freecells`` plays the
+    variant with fewer (or more) free cells than its own. ``check``: each line is read and
+    replayed through our rules (``Answer.moves``: the line, in our notation); without it a
+    solved verdict is fc-solve's word (about 5× faster) and ``Answer.moves`` is empty.
+    Not for two threads at once; :meth:`close` (or ``with``) frees the library's memory."""
 
-    Raises :class:`LibraryError` or :class:`ReplayError` on our own bugs (a board fc-solve
-    refuses, a line our rules refuse): the caller logs it and falls back.
-    """
-    lib = lib or library()
-    if lib is None:
-        raise LibraryError("fc-solve's library is not available")
-    began = time.perf_counter()
-    settings = settings_for(position.variant)
-    board = board_text(position)
-    states = budget.max_states if budget.max_states is not None else states_left()
-    checked = 0
-    fast = search(
-        lib,
-        board,
-        settings,
-        fast_args(position.variant),
-        max_iterations=budget.fast_iterations,
-        max_seconds=budget.seconds / 2,
-        max_states=states,
-    )
-    checked += fast.iterations
-    if fast.status == "refused":
-        raise LibraryError(f"fc-solve refused the board: {fast.error}\n{board}")
-    if fast.status == "solved":
+    def __init__(
+        self,
+        variant: FreeCellVariant,
+        lib: Library | None = None,
+        *,
+        freecells: int | None = None,
+        check: bool = True,
+    ) -> None:
+        found = lib or library()
+        if found is None:
+            raise LibraryError("fc-solve's library is not available")
+        self.variant, self.freecells, self.check = variant, freecells, check
+        settings = settings_for(variant, freecells)
+        self._fast = Scanner(found, settings, fast_args(variant))
         try:
-            line = replay(position, fast.moves)
-        except ReplayError as error:  # our bug: said, and the atomic scan's line tried
-            logger.error("%s\n%s", error, board)
-        else:
-            return Answer("solved", line, checked, time.perf_counter() - began)
-    left = budget.seconds - (time.perf_counter() - began)
-    atomic = search(
-        lib,
-        board,
-        settings,
-        ATOMIC_ARGS,
-        max_iterations=budget.atomic_iterations,
-        max_seconds=max(left, 0.001),
-        max_states=states,
-    )
-    checked += atomic.iterations
-    spent = time.perf_counter() - began
-    verdict: Verdict = "unknown"
-    if atomic.status == "solved":
-        return Answer("solved", replay(position, atomic.moves), checked, spent)
-    if atomic.status == "exhausted":
-        verdict = "unsolvable"
-    return Answer(verdict, (), checked, spent)
+            self._atomic = Scanner(found, settings, ATOMIC_ARGS)
+        except BaseException:
+            self._fast.close()
+            raise
+
+    def __enter__(self) -> Classifier:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._fast.close()
+        self._atomic.close()
+
+    def classify(self, position: FreeCellPosition, budget: Budget) -> Answer:
+        """``solved`` (with the line replayed through our rules, when checking),
+        ``unsolvable`` only when the atomic scan ran out of positions, else ``unknown``.
+
+        Raises :class:`LibraryError` or :class:`ReplayError` on our own bugs (a board
+        fc-solve refuses, a line our rules refuse): the caller logs it and falls back."""
+        if position.variant != self.variant:
+            raise LibraryError(f"a {position.variant.name} board for {self.variant.name}")
+        began = time.perf_counter()
+        board = board_text(position, self.freecells)
+        states = budget.max_states if budget.max_states is not None else states_left()
+        fast = self._fast.scan(
+            board,
+            max_iterations=budget.fast_iterations,
+            max_seconds=budget.seconds / 2,
+            max_states=states,
+            with_moves=self.check,
+        )
+        if fast.status == "refused":
+            raise LibraryError(f"fc-solve refused the board: {fast.error}\n{board}")
+        if fast.status == "solved":
+            try:
+                line = replay(position, fast.moves) if self.check else ()
+            except ReplayError as error:  # our bug: said, and the atomic scan's line tried
+                logger.error("%s\n%s", error, board)
+            else:
+                return Answer("solved", line, fast.iterations, time.perf_counter() - began)
+        left = budget.seconds - (time.perf_counter() - began)
+        atomic = self._atomic.scan(
+            board,
+            max_iterations=budget.atomic_iterations,
+            max_seconds=max(left, 0.001),
+            max_states=states,
+            with_moves=self.check,
+        )
+        checked = fast.iterations + atomic.iterations
+        verdict: Verdict = "unknown"
+        if atomic.status == "solved":
+            verdict = "solved"
+        elif atomic.status == "exhausted":
+            verdict = "unsolvable"
+        line = replay(position, atomic.moves) if verdict == "solved" and self.check else ()
+        return Answer(verdict, line, checked, time.perf_counter() - began)
+
+
+def solve(position: FreeCellPosition, budget: Budget, lib: Library | None = None) -> Answer:
+    """Our verdict on ``position`` by fc-solve, its line replayed through our rules
+    (:meth:`Classifier.classify` on a classifier made for it)."""
+    with Classifier(position.variant, lib) as classifier:
+        return classifier.classify(position, budget)
 
 
 def states_left() -> int | None:
