@@ -2,16 +2,21 @@
 
     .venv/bin/python bench/solver.py [--freecell 1000] [--montana 400] [--montana-games 400]
                                      [--variants 200] [--skip-proofs] [--jobs 2]
+                                     [--library 32000]
 
 FreeCell: Microsoft deals 1…N with a 1.9 s budget each (every line replayed through the
 engine), then the proofs that the eight impossible deals up to 1,000,000 cannot be won.
-When fc-solve (Debian's freecell-solver-bin) is installed, it runs on the same deals and the
-ratio of total times is printed. Montana: the first round of deals 1…M searched with 5 s
-each (conclusive: cleared or proved blocked), then whole Expert games played by following
-the hint (redealing only when stuck). Montana deals run ``--jobs`` at a time, each in a
-process of its own on one core. Variants: every other variant of the registry, deals
-1…V, the share the site's search solves within 2 s (as `solitaire classify` gives a deal;
-FreeCell's family: a won line, replayed; Montana's: the first round cleared) and the
+When fc-solve (Debian's freecell-solver-bin) is installed, it runs on the same deals and
+the ratio of total times is printed. FreeCell on fc-solve's library (Debian's
+libfreecell-solver0, in this process): deals 1…L classified (a fast scan, then an atomic one for a
+proof), verdicts only and with every line read and replayed through our rules, beside
+``freecell-solver-range-parallel-solve 1 L 1 -l lg`` in the same run (its process start-up
+included, as ours: loading the library). Montana: the first round of deals 1…M searched
+with 5 s each (conclusive: cleared or proved blocked), then whole Expert games played by
+following the hint (redealing only when stuck). Montana deals run ``--jobs`` at a time,
+each in a process of its own on one core. Variants: every other variant of the registry,
+deals 1…V, the share the site's search solves within 2 s (as `solitaire classify` gives a
+deal; FreeCell's family: a won line, replayed; Montana's: the first round cleared) and the
 median time.
 """
 
@@ -127,6 +132,42 @@ def bench_fc_solve(deals: int, ours: float) -> None:
     )
 
 
+def bench_fcsolve_library(deals: int) -> None:
+    """Deals 1…N classified by fc-solve's library in this process, beside fc-solve's own
+    range solver with the same preset."""
+    from app.games.freecell import fcsolve
+
+    ranger = shutil.which("freecell-solver-range-parallel-solve")
+    if ranger:
+        began = time.perf_counter()
+        subprocess.run([ranger, "1", str(deals), "1", "-l", "lg"], capture_output=True, check=True)
+        theirs = time.perf_counter() - began
+        print(f"freecell-solver-range-parallel-solve 1 {deals} 1 -l lg: {theirs:.2f} s "
+              f"({theirs / deals * 1000:.3f} ms a deal)")  # fmt: skip
+    else:
+        theirs = 0.0
+        print("freecell-solver-range-parallel-solve: not installed (freecell-solver-bin)")
+    for check, label in ((False, "verdicts"), (True, "every line replayed through our rules")):
+        began = time.perf_counter()
+        if fcsolve.library() is None:
+            print("fc-solve's library: not installed (libfreecell-solver0)")
+            return
+        counts = dict.fromkeys(("solved", "unsolvable", "unknown"), 0)
+        slowest = (0.0, 0)
+        with fcsolve.Classifier(freecell.STANDARD, check=check) as classifier:
+            for deal in range(1, deals + 1):
+                start = freecell.new_game(deal)
+                answer = classifier.classify(start, fcsolve.Budget(seconds=10))
+                counts[answer.verdict] += 1
+                slowest = max(slowest, (answer.seconds, deal))
+        ours = time.perf_counter() - began
+        ratio = f", {ours / theirs:.2f}× the range solver's time" if theirs else ""
+        summary = ", ".join(f"{count} {verdict}" for verdict, count in counts.items())
+        print(f"fc-solve's library, deals 1-{deals} ({label}): {ours:.2f} s "
+              f"({ours / deals * 1000:.3f} ms a deal{ratio}); {summary}; "
+              f"slowest #{slowest[1]} {slowest[0] * 1000:.0f} ms")  # fmt: skip
+
+
 def first_round(deal: int) -> tuple[int, str, float, int]:
     from app.games.montana import rules as montana
     from app.games.montana import solver as round_search
@@ -201,11 +242,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="Montana deals searched at once")
     parser.add_argument("--variants", type=int, default=200, help="deals per other variant")
     parser.add_argument("--skip-proofs", action="store_true")
+    parser.add_argument("--library", type=int, default=32000, help="deals fc-solve's library")
     parser.add_argument("--smoke", action="store_true", help="a few seconds: a few deals")
     args = parser.parse_args()
     if args.smoke:
         args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 0, True
-        args.variants = 2
+        args.variants, args.library = 2, 20
+    if args.library:
+        bench_fcsolve_library(args.library)
     if args.freecell:
         ours = bench_freecell(args.freecell)
         bench_fc_solve(args.freecell, ours)

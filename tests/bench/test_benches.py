@@ -49,7 +49,18 @@ def test_stats_page_runs() -> None:
 
 
 def test_solver_runs() -> None:
-    assert "FreeCell deals 1-3" in smoke("solver.py")
+    out = smoke("solver.py")
+    assert "FreeCell deals 1-3" in out
+    if "fc-solve's library: not installed" not in out:
+        assert "fc-solve's library, deals 1-20 (verdicts)" in out
+        assert "deals 1-20 (every line replayed through our rules)" in out
+
+
+def test_hints_run_over_http() -> None:
+    out = smoke("hints.py")
+    assert "FreeCell hints from 3 positions in play" in out
+    for name in ("hint", "verdict", "solution"):
+        assert f"  {name}: p50" in out
 
 
 def test_attacks_run_on_a_real_server() -> None:

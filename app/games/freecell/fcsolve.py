@@ -409,16 +409,25 @@ class Scanner:
         *,
         optimize: bool = False,
     ) -> None:
-        self.instance = Instance(lib)
-        try:
-            self.instance.parse_args(args)
-            self.instance.set_game(settings)
-            if optimize:
-                self.instance.optimize_solution()
-        except BaseException:
-            self.instance.free()
-            raise
+        self._setup = (lib, settings, tuple(args), optimize)
+        self.instance: Instance | None = None
         self._used = False
+        self._made()  # a setting the library refuses is refused here
+
+    def _made(self) -> Instance:
+        if self.instance is None:
+            lib, settings, args, optimize = self._setup
+            instance = Instance(lib)
+            try:
+                instance.parse_args(args)
+                instance.set_game(settings)
+                if optimize:
+                    instance.optimize_solution()
+            except BaseException:
+                instance.free()
+                raise
+            self.instance, self._used = instance, False
+        return self.instance
 
     def __enter__(self) -> Scanner:
         return self
@@ -427,7 +436,15 @@ class Scanner:
         self.close()
 
     def close(self) -> None:
-        self.instance.free()
+        if self.instance is not None:
+            self.instance.free()
+            self.instance = None
+
+    def release(self) -> None:
+        """Give the last board's memory back now: the library keeps its positions' pages
+        for the next board (recycled) until the instance is freed; the next scan sets up
+        a new one (a few microseconds)."""
+        self.close()
 
     def scan(
         self,
@@ -445,7 +462,7 @@ class Scanner:
         iterations. ``with_moves=False``: the verdict only (a solved scan's moves are not
         read, which takes as long as the scan on most deals)."""
         began = time.perf_counter()
-        instance = self.instance
+        instance = self._made()
         if self._used:
             instance.recycle()
         self._used = True
@@ -680,6 +697,8 @@ class Classifier:
             max_states=states,
             with_moves=self.check,
         )
+        if fast.status != "solved":
+            self._fast.release()  # its memory makes room for the atomic scan's
         if fast.status == "refused":
             raise LibraryError(f"fc-solve refused the board: {fast.error}\n{board}")
         if fast.status == "solved":
@@ -697,6 +716,7 @@ class Classifier:
             max_states=states,
             with_moves=self.check,
         )
+        self._atomic.release()
         checked = fast.iterations + atomic.iterations
         verdict: Verdict = "unknown"
         if atomic.status == "solved":
