@@ -320,3 +320,23 @@ def test_a_scan_stops_at_the_processs_memory_bound() -> None:
         assert fcsolve.solve(start, budget).verdict == "unknown"  # not sure, within bounds
     finally:
         memory.limit(None)
+
+
+def test_a_sure_hint_is_kept_and_an_unsure_one_searched_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers = iter([Hint("1a", False), Hint("1b", True)])
+    asked: list[str] = []
+
+    def fake(position: freecell.FreeCellPosition, budget_ms: int) -> Hint:
+        asked.append(position.to_text())
+        return next(answers)
+
+    monkeypatch.setattr(hints, "hint", fake)
+    searches = hints.FreeCellSearches()
+    start = freecell.new_game(5)
+    assert searches.hint(start, 900) == Hint("1a", False)
+    assert searches.hint(start, 900) == Hint("1b", True)  # searched again
+    assert searches.hint(start, 900) == Hint("1b", True)  # kept
+    assert len(asked) == 2
+    searches.forget()

@@ -21,6 +21,7 @@ from typing import Final
 from app.games.freecell import fcsolve, solver
 from app.games.freecell.rules import FreeCellPosition, parse
 from app.rules.protocol import Answer, Hint, Position
+from app.solve.recent import Recent
 
 logger = logging.getLogger("solitaire.freecell")
 
@@ -34,13 +35,23 @@ class FreeCellSearches:
 
     def __init__(self) -> None:
         self._answer = lru_cache(maxsize=KEPT)(self._solve)
-        self._hint = lru_cache(maxsize=KEPT)(self._search_hint)
+        self._hints = Recent[Hint](KEPT)
 
     def answer(self, position: Position, budget_ms: int) -> Answer:
         return self._answer(position.to_text(), budget_ms)
 
     def hint(self, position: Position, budget_ms: int) -> Hint:
-        return self._hint(position.to_text(), budget_ms)
+        """A sure hint is kept; one whose budget ran out is not: asking again searches
+        again (on a busy machine the next search may finish)."""
+        key = f"{budget_ms}\n{position.to_text()}"
+        kept = self._hints.get(key)
+        if kept is not None:
+            return kept
+        board = position if isinstance(position, FreeCellPosition) else parse(position.to_text())
+        found = hint(board, budget_ms)
+        if found.sure:
+            self._hints.put([(key, found)])
+        return found
 
     @staticmethod
     def engine() -> str:
@@ -49,15 +60,11 @@ class FreeCellSearches:
 
     def forget(self) -> None:
         self._answer.cache_clear()
-        self._hint.cache_clear()
+        self._hints.trim(0)
 
     @staticmethod
     def _solve(text: str, budget_ms: int) -> Answer:
         return answer(parse(text), budget_ms)
-
-    @staticmethod
-    def _search_hint(text: str, budget_ms: int) -> Hint:
-        return hint(parse(text), budget_ms)
 
 
 def answer(position: FreeCellPosition, budget_ms: int) -> Answer:
