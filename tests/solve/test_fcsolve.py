@@ -79,6 +79,10 @@ def test_each_variant_maps_to_fc_solves_own_settings(
     assert rules.doubling is not kings  # our supermove rule agrees with fc-solve's
     assert settings.preset == preset
     assert fcsolve.settings_for(rules, freecells=0).freecells == 0
+    # The deal's last cards in the free cells as PySol (and fc-solve's board generator,
+    # make_pysol_freecell_board.py) lay them out: Eight Off a card in every other cell
+    # from the first, Seahaven Towers the second and third.
+    assert rules.dealt_cells == {"eight-off": (0, 2, 4, 6), "seahaven": (1, 2)}.get(variant, ())
 
 
 @needs_library
