@@ -145,7 +145,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 def _engines() -> list[str]:
     """Which solver each game runs here (a game's searches may say, as ``engine()``: e.g.
-    FreeCell's fc-solve library, or the Python search without it)."""
+    a compiled library, or the Python search without it)."""
     lines = []
     for game in KINDS.values():
         engine = getattr(game.searches, "engine", None)
