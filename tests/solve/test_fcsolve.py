@@ -344,3 +344,11 @@ def test_a_sure_hint_is_kept_and_an_unsure_one_searched_again(
     assert searches.hint(start, 900) == Hint("1b", True)  # kept
     assert len(asked) == 2
     searches.forget()
+
+
+@needs_library
+def test_fc_solves_solution_optimisation_gives_a_line_that_wins() -> None:
+    start = freecell.new_game(1)
+    with fcsolve.Classifier(start.variant, optimize=True) as classifier:
+        answer = classifier.classify(start, fcsolve.Budget(seconds=60))
+    assert answer.verdict == "solved" and replay_wins(start, answer.moves)

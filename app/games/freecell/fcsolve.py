@@ -647,7 +647,9 @@ class Classifier:
     variant with fewer (or more) free cells than its own. ``check``: each line is read and
     replayed through our rules (``Answer.moves``: the line, in our notation); without it a
     solved verdict is fc-solve's word (about 5× faster) and ``Answer.moves`` is empty.
-    Not for two threads at once; :meth:`close` (or ``with``) frees the library's memory."""
+    ``optimize``: fc-solve shortens each line it finds (its solution optimisation: a
+    breadth-first search over the line's positions; slower). Not for two threads at
+    once; :meth:`close` (or ``with``) frees the library's memory."""
 
     def __init__(
         self,
@@ -656,15 +658,16 @@ class Classifier:
         *,
         freecells: int | None = None,
         check: bool = True,
+        optimize: bool = False,
     ) -> None:
         found = lib or library()
         if found is None:
             raise LibraryError("fc-solve's library is not available")
         self.variant, self.freecells, self.check = variant, freecells, check
         settings = settings_for(variant, freecells)
-        self._fast = Scanner(found, settings, fast_args(variant))
+        self._fast = Scanner(found, settings, fast_args(variant), optimize=optimize)
         try:
-            self._atomic = Scanner(found, settings, ATOMIC_ARGS)
+            self._atomic = Scanner(found, settings, ATOMIC_ARGS, optimize=optimize)
         except BaseException:
             self._fast.close()
             raise
