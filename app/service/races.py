@@ -400,11 +400,11 @@ def _racer_view(found: RaceRecord, racer: RacerRecord, game: GameRecord | None) 
 
 
 def _result_order(racer: Racer) -> tuple[int, int, int, int]:
-    """Won first, by time then moves; then the others by progress (fewest cards left),
-    then fewest moves; ties in the order they joined."""
+    """Won first, by time then moves; then the others by progress (fewest cards left);
+    ties in the order they joined."""
     if racer.standing == "won":
         return (0, racer.race_ms or 0, racer.moves, racer.joined)
-    return (1, racer.cards_left, racer.moves, racer.joined)
+    return (1, racer.cards_left, 0, racer.joined)
 
 
 __all__ = [

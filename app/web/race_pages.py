@@ -76,7 +76,7 @@ def rows(request: Request, race: races.Race) -> list[Row]:
             standing = _("joined")
         progress = ""
         if racer.position is not None:
-            progress = race.game.standing(racer.position)
+            progress = race.game.progress(racer.position)
         watch = None
         if racer.watch_token:
             watch = paths(request).path_for(request, "watch", token=racer.watch_token)
