@@ -130,10 +130,7 @@ def page(
 REFUSALS: Final[dict[str, tuple[int, Callable[[dict[str, object]], str]]]] = {
     "race.full": (
         409,
-        lambda p: (
-            _("This race is full (%(max)s racers): you can still watch it.")
-            % {"max": p.get("max", races.MAX_RACERS)}
-        ),
+        lambda p: _("This race is full: you can still watch it."),
     ),
     "race.started": (
         409,

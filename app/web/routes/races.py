@@ -38,7 +38,11 @@ def start_race(
     with a time limit in minutes (``limit``, empty for none); its maker its first racer."""
     kind, variant_or_none = kind.strip(), variant.strip() or None
     number = live.deal_of(kind, variant_or_none, deal)
-    minutes = races.limit_of(limit)
+    try:
+        minutes = races.limit_of(limit)
+    except races.RaceRefused as error:
+        status, message = live.refusal(error)
+        return render_error(request, status, i18n.gettext("Cannot do that"), message)
     proved = winnable == "1"
     races.checked(kind, variant_or_none, number, winnable=proved)  # before a player is made
     player_id = ensure_player(db=db, player_id=player)
