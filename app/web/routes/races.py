@@ -9,13 +9,13 @@ from fastapi import APIRouter, Depends, Form, Request
 from fastapi.responses import Response, StreamingResponse
 
 from app import i18n
-from app.service import names, race_feed, races
+from app.service import race_feed, races
 from app.service.players import ensure_player
-from app.web import race_pages as live
+from app.web import race_pages as pages
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import render_error
 from app.web.htmx import is_htmx
-from app.web.players import PlayerDep, current_player, see_other
+from app.web.players import PlayerDep, remember_player, see_other
 from app.web.throttle import limited
 
 router = APIRouter(prefix="/races")
@@ -37,11 +37,11 @@ def start_race(
     """A new race on ``deal`` (else a random deal, one proved winnable with ``winnable``),
     with a time limit in minutes (``limit``, empty for none); its maker its first racer."""
     kind, variant_or_none = kind.strip(), variant.strip() or None
-    number = live.deal_of(kind, variant_or_none, deal)
+    number = pages.deal_of(kind, variant_or_none, deal)
     try:
         minutes = races.limit_of(limit)
     except races.RaceRefused as error:
-        status, message = live.refusal(error)
+        status, message = pages.refusal(error)
         return render_error(request, status, i18n.gettext("Cannot do that"), message)
     proved = winnable == "1"
     races.checked(kind, variant_or_none, number, winnable=proved)  # before a player is made
@@ -65,20 +65,20 @@ def race_page(request: Request, db: DatabaseDep, token: str) -> Response:
         race = races.race(db=db, token=token)
     except races.RaceNotFound:
         return not_found(request)
-    return live.page(request, race)
+    return pages.page(request, race)
 
 
 @router.post("/{token}/join", name="join_race")
 def join_race(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
     try:
         race = races.race(db=db, token=token)
-        live.refuse_to_join(race, player)  # before a player is made: a refusal stores nothing
+        pages.refuse_to_join(race, player)  # before a player is made: a refusal stores nothing
         player_id = ensure_player(db=db, player_id=player)
         races.join(db=db, token=token, player_id=player_id)
     except races.RaceNotFound:
         return not_found(request)
     except races.RaceRefused as error:
-        return live.refused(request, db, token, error)
+        return pages.refused(request, db, token, error)
     return _after(request, db, token, player_id, player)
 
 
@@ -89,7 +89,7 @@ def start_race_now(request: Request, db: DatabaseDep, player: PlayerDep, token: 
     except races.RaceNotFound:
         return not_found(request)
     except races.RaceRefused as error:
-        return live.refused(request, db, token, error)
+        return pages.refused(request, db, token, error)
     return _after(request, db, token, player or "", player)
 
 
@@ -98,11 +98,9 @@ def _after(
 ) -> Response:
     """After a join or a start: the ``#race`` part for htmx, else back to the page."""
     if is_htmx(request):
-        request.scope[live.VIEWER] = player_id
-        response = live.page(request, races.race(db=db, token=token))
+        request.scope[pages.VIEWER] = player_id
+        response = pages.page(request, races.race(db=db, token=token))
         if player_id != cookie:
-            from app.web.players import remember_player
-
             remember_player(request, response, player_id)
         return response
     return see_other(request, request.url_for("race_page", token=token), player_id, cookie)
@@ -125,7 +123,7 @@ async def race_events(request: Request, db: DatabaseDep, token: str) -> Response
         response = render_error(request, 503, i18n.gettext("Try again soon"), message)
         response.headers["Retry-After"] = "5"
         return response
-    stream = live.stream(request, db, feed, subscription, race, i18n.current())
+    stream = pages.stream(request, db, feed, subscription, race, i18n.current())
     return StreamingResponse(
         stream,
         media_type="text/event-stream",
@@ -136,6 +134,3 @@ async def race_events(request: Request, db: DatabaseDep, token: str) -> Response
 def not_found(request: Request) -> Response:
     message = i18n.gettext("There is no race at this address: check the link, or start a new race.")
     return render_error(request, 404, title=i18n.gettext("Race not found"), message=message)
-
-
-__all__ = ["current_player", "names", "router"]
