@@ -76,6 +76,9 @@ class Settings(BaseSettings):
     answered 503 (the page falls back to asking every few seconds)."""
     race_streams_per_address: int = 32
     """Races' event streams one address may hold open at once (0: no cap)."""
+    race_stream_interval_ms: int = 50
+    """A race's changes within this many milliseconds reach its live pages together: what
+    its streams cost stays bounded however fast its racers move."""
     redis_url: str = ""
     """Redis (or Valkey) for races' live changes between servers (``redis://host:6379``).
     Empty: PostgreSQL's own notifications on PostgreSQL, else within the process."""

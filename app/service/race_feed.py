@@ -72,10 +72,12 @@ class Subscription:
     async def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a change; True if one came (every mark
         waiting is taken: one read serves them all)."""
-        try:
-            await asyncio.wait_for(self.queue.get(), timeout)
-        except TimeoutError:
-            return False
+        if self.queue.empty():
+            try:
+                async with asyncio.timeout(timeout):  # no task a wait, as wait_for makes
+                    await self.queue.get()
+            except TimeoutError:
+                return False
         while not self.queue.empty():
             self.queue.get_nowait()
         return True
@@ -210,9 +212,20 @@ class Feed:
     processes."""
 
     def __init__(
-        self, db: Database, backend: Backend, *, max_streams: int, per_address: int
+        self,
+        db: Database,
+        backend: Backend,
+        *,
+        max_streams: int,
+        per_address: int,
+        interval: float = 0.0,
     ) -> None:
         self.db = db
+        self.interval = interval
+        """Changes of one race heard within this many seconds reach its streams together
+        (one read, one send each): what a race's streams cost is bounded however fast its
+        racers move."""
+        self.pending: set[str] = set()
         self.backend = backend
         self.max_streams = max_streams
         self.per_address = per_address
@@ -305,9 +318,16 @@ class Feed:
             loops = list(self.loops)
         for loop in loops:
             with contextlib.suppress(RuntimeError):  # a loop that has closed
-                loop.call_soon_threadsafe(self._fan, token)
+                loop.call_soon_threadsafe(self._soon, token)
+
+    def _soon(self, token: str) -> None:
+        if token not in self.streams or token in self.pending:
+            return
+        self.pending.add(token)
+        asyncio.get_running_loop().call_later(self.interval, self._fan, token)
 
     def _fan(self, token: str) -> None:
+        self.pending.discard(token)
         found = self.streams.get(token)
         if not found:
             return
@@ -336,7 +356,14 @@ class Feed:
 _FEEDS: weakref.WeakKeyDictionary[Database, Feed] = weakref.WeakKeyDictionary()
 
 
-def install(db: Database, *, redis_url: str = "", max_streams: int, per_address: int) -> Feed:
+def install(
+    db: Database,
+    *,
+    redis_url: str = "",
+    max_streams: int,
+    per_address: int,
+    interval: float = 0.0,
+) -> Feed:
     """The feed of ``db``'s site in this process: Redis where a URL is given, else
     PostgreSQL's own notifications on PostgreSQL, else in process."""
     backend: Backend
@@ -346,7 +373,7 @@ def install(db: Database, *, redis_url: str = "", max_streams: int, per_address:
         backend = Postgres(db)
     else:
         backend = Local()
-    feed = Feed(db, backend, max_streams=max_streams, per_address=per_address)
+    feed = Feed(db, backend, max_streams=max_streams, per_address=per_address, interval=interval)
     old = _FEEDS.get(db)
     if old is not None:
         old.close()

@@ -69,6 +69,8 @@ class Racer:
     cards_left: int
     hinted: bool
     position: Position | None
+    version: int = 0
+    """The game's version (its actions so far) as read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +398,7 @@ def _racer_view(found: RaceRecord, racer: RacerRecord, game: GameRecord | None) 
         cards_left=game.cards_left,
         hinted=game.hints_used > 0,
         position=position_of(found.kind, game.position),
+        version=game.version,
     )
 
 

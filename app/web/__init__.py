@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         redis_url=settings.redis_url,
         max_streams=settings.race_streams,
         per_address=settings.race_streams_per_address,
+        interval=settings.race_stream_interval_ms / 1000,
     )
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
     weakref.finalize(app, feed.close)

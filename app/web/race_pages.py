@@ -201,17 +201,19 @@ def said(before: races.Race, after: races.Race) -> str:
 
 
 def event(name: str, data: str) -> str:
-    lines = data.splitlines() or [""]
+    """A server-sent event: its name, and each line of its data (blank lines dropped)."""
+    lines = [line.strip() for line in data.splitlines() if line.strip()] or [""]
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
 
 
-def _racers_part(request: Request, race: races.Race, parts: dict[object, str]) -> str:
-    """The racers' rows, drawn once a change and language for every stream."""
+def _racers_event(request: Request, race: races.Race, parts: dict[object, str]) -> str:
+    """The racers' rows as an event, drawn once a change and language for every stream."""
     key = ("racers", i18n.current(), race.state, race.under_way)
     found = parts.get(key)
     if found is None:
         template = request.app.state.templates.env.get_template("races/_racers.html")
-        found = parts[key] = template.render(request=request, race=race, rows=rows(request, race))
+        rows_html = template.render(request=request, race=race, rows=rows(request, race))
+        found = parts[key] = event("racers", rows_html)
     return found
 
 
@@ -248,7 +250,7 @@ async def stream(
                 yield event("state", "finished")
                 yield event("end", "end")
                 return
-            yield event("racers", _racers_part(request, first, {}))
+            yield _racers_event(request, first, {})
         while True:
             moment = _next_moment(before)
             timeout = HEARTBEAT_SECONDS
@@ -265,7 +267,7 @@ async def stream(
                 token, read, lambda r: r.now, fresh_after=moment if due else None
             )
             with i18n.use_locale(language):
-                out = event("racers", _racers_part(request, race, parts))
+                out = _racers_event(request, race, parts)
                 if race.change != before.change:
                     words = said(before, race)
                     if words:

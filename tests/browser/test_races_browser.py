@@ -86,15 +86,11 @@ def test_two_racers_race_live_and_see_the_result(
     ui = FreeCellUI(game)
     ui.press("3", new_version=False)
     ui.press("a")
-    expect(joiner.locator("#racers tr").first.locator(".moves")).to_have_text(
-        "1", timeout=LIVE_MS
-    )
+    expect(joiner.locator("#racers tr").first.locator(".moves")).to_have_text("1", timeout=LIVE_MS)
     joiner.screenshot(path=str(artifacts / "race-running-en-1280.png"))
 
     give_up(ui)
-    expect(joiner.locator("#race-said")).to_have_text(
-        "anonymous 1 has given up.", timeout=LIVE_MS
-    )
+    expect(joiner.locator("#race-said")).to_have_text("anonymous 1 has given up.", timeout=LIVE_MS)
     other = FreeCellUI(joiner.context.new_page())
     other.page.goto(theirs)
     give_up(other)
@@ -167,7 +163,14 @@ def test_the_race_page_in_each_language_and_width(
     if language == "ar":
         expect(maker.locator("html")).to_have_attribute("dir", "rtl")
     expect(maker.locator("#race h1")).to_be_visible()
-    assert re.search(r"[\u0900-\u097f]" if language == "hi" else r"[\u0600-\u06ff]" if language == "ar" else r"Race", maker.locator("#race h1").inner_text())
+    assert re.search(
+        r"[\u0900-\u097f]"
+        if language == "hi"
+        else r"[\u0600-\u06ff]"
+        if language == "ar"
+        else r"Race",
+        maker.locator("#race h1").inner_text(),
+    )
     # Nothing wider than the screen.
     assert maker.evaluate("document.documentElement.scrollWidth") <= width + 1
     maker.screenshot(path=str(artifacts / f"race-lobby-{language}-{width}.png"), full_page=True)
