@@ -339,13 +339,19 @@ class Feed:
                 subscription.queue.put_nowait(None)  # wakes it, to end
                 self.unsubscribe(subscription)
 
-    def moved(self, game_id: str) -> None:
-        """A game committed a change: its race (if it is in one) hears of it."""
+    def race_of(self, game_id: str) -> str:
+        """The race a game (one the site has) is played in, or ``""``: read once a game.
+        A game is dealt into its race, so a game found in none stays in none."""
         token = self.games.get(game_id)
         if token is None:
             with self.db.read() as session:
                 token = race_rows.race_of_game(session, game_id) or ""
             self.games.put(game_id, token)
+        return token
+
+    def moved(self, game_id: str) -> None:
+        """A game committed a change: its race (if it is in one) hears of it."""
+        token = self.race_of(game_id)
         if token:
             self.publish(token)
 
@@ -390,6 +396,12 @@ def moved(db: Database, game_id: str) -> None:
     feed = _FEEDS.get(db)
     if feed is not None:
         feed.moved(game_id)
+
+
+def race_of(db: Database, game_id: str) -> str | None:
+    """The race a game is played in, if any (on a site with a feed)."""
+    feed = _FEEDS.get(db)
+    return (feed.race_of(game_id) or None) if feed is not None else None
 
 
 def changed(db: Database, token: str) -> None:

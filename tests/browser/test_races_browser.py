@@ -88,6 +88,11 @@ def test_two_racers_race_live_and_see_the_result(
     ui.press("a")
     expect(joiner.locator("#racers tr").first.locator(".moves")).to_have_text("1", timeout=LIVE_MS)
     joiner.screenshot(path=str(artifacts / "race-running-en-1280.png"))
+    # Beside the maker's board, the race's table, live.
+    beside = game.locator(".race-beside tbody tr")
+    expect(beside).to_have_count(2, timeout=LIVE_MS)
+    expect(beside.first.locator(".moves")).to_have_text("1", timeout=LIVE_MS)
+    game.screenshot(path=str(artifacts / "race-game-en-1280.png"))
 
     give_up(ui)
     expect(joiner.locator("#race-said")).to_have_text("anonymous 1 has given up.", timeout=LIVE_MS)

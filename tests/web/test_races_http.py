@@ -214,6 +214,24 @@ def test_each_racer_sees_their_own_game_only_and_watchers_none(
     assert game_id not in shown
 
 
+def test_a_racers_game_page_shows_the_race_beside_the_board(
+    client: TestClient, db: Database
+) -> None:
+    token = make(client)
+    client.post(f"/races/{token}/start")
+    begun(db, token)
+    (game_id,) = game_links(client.get(f"/races/{token}").text)
+    page = client.get(f"/games/{game_id}").text
+    assert f'sse-connect="/races/{token}/events"' in page
+    assert f'href="/races/{token}"' in page and "This game is in a race: see the others" in page
+    fragment = client.post(
+        f"/games/{game_id}/actions", data={"action": "3a", "version": "0"}, headers=HX
+    ).text
+    assert "race-beside" not in fragment  # the page's, not each move's
+    other = client.post("/games", data={"kind": "freecell", "deal": "617"}).headers["location"]
+    assert "race-beside" not in client.get(other).text
+
+
 def test_a_race_over_shows_its_result_and_its_stream_ends(
     client: TestClient, other: TestClient, db: Database
 ) -> None:
