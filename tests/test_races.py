@@ -276,3 +276,27 @@ def test_a_move_in_a_race_game_is_announced_after_its_commit(db: Database) -> No
         time.sleep(0.01)
     assert heard == [token]
     feed.close()
+
+
+def test_with_redis_a_move_reaches_every_process_through_pub_sub(
+    db: Database, redis_url: str | None
+) -> None:
+    from app.service import race_feed
+
+    if redis_url is None:
+        pytest.skip("no redis-server")
+    token, players = started(db)
+    feeds = [race_feed.Feed(db, race_feed.Redis(redis_url), max_streams=10, per_address=10)
+             for _ in range(2)]  # fmt: skip
+    heard: list[list[str]] = [[], []]
+    for feed, notes in zip(feeds, heard, strict=True):
+        feed.deliver = notes.append  # type: ignore[method-assign]
+        feed.backend.listen(feed)
+        assert feed.listening.wait(30)
+    feeds[0].moved(game_of(races.race(db=db, token=token, now=T0), players[0]))
+    deadline = time.monotonic() + 30
+    while not all(heard) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert heard == [[token], [token]]
+    for feed in feeds:
+        feed.close()
