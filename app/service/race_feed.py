@@ -110,11 +110,41 @@ class Local:
 
 class Listener:
     """A thread that hears other processes' changes (PostgreSQL or Redis), delivers them
-    in this one, and reconnects after a failure."""
+    in this one, and reconnects after a failure; and one that announces this process's
+    changes (:meth:`send` only notes the race: a move's answer never waits for the
+    announcement, and the changes of one race noted while one is sent go as one)."""
 
     def __init__(self) -> None:
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
+        self.waiting: set[str] = set()
+        self.noted = threading.Condition()
+        self.sender: threading.Thread | None = None
+
+    def send(self, token: str) -> None:
+        with self.noted:
+            self.waiting.add(token)
+            if self.sender is None:
+                self.sender = threading.Thread(
+                    target=self._announce, name="solitaire-race-announce", daemon=True
+                )
+                self.sender.start()
+            self.noted.notify()
+
+    def _announce(self) -> None:
+        while not self.stopping.is_set():
+            with self.noted:
+                while not self.waiting and not self.stopping.is_set():
+                    self.noted.wait(1.0)
+                tokens, self.waiting = self.waiting, set()
+            for token in tokens:
+                try:
+                    self.announce(token)
+                except Exception:  # stored all the same: its streams read it at their next beat
+                    log.warning("race feed: a change was not announced", exc_info=True)
+
+    def announce(self, token: str) -> None:
+        raise NotImplementedError
 
     def listen(self, feed: Feed) -> None:
         if self.thread is not None:
@@ -137,6 +167,8 @@ class Listener:
 
     def close(self) -> None:
         self.stopping.set()
+        with self.noted:
+            self.noted.notify_all()
 
 
 class Postgres(Listener):
@@ -148,7 +180,7 @@ class Postgres(Listener):
         url = db.url.set(drivername="postgresql")
         self.conninfo = url.render_as_string(hide_password=False)
 
-    def send(self, token: str) -> None:
+    def announce(self, token: str) -> None:
         with self.db.engine.connect() as connection:
             connection.execute(
                 text("SELECT pg_notify(:channel, :token)"), {"channel": CHANNEL, "token": token}
@@ -176,7 +208,7 @@ class Redis(Listener):
         self.url = url
         self.client = redis.Redis.from_url(url)
 
-    def send(self, token: str) -> None:
+    def announce(self, token: str) -> None:
         self.client.publish(CHANNEL, token)
 
     def hear(self, feed: Feed) -> None:
@@ -298,7 +330,12 @@ class Feed:
             if token in self.streams:
                 self.latests[token] = found
         assert found is not None
-        value: T = await found.task
+        try:
+            value: T = await found.task
+        except Exception:  # not kept: the next stream to ask reads again
+            if self.latests.get(token) is found:
+                del self.latests[token]
+            raise
         if found.made_at is None:
             found.made_at = made_at(value)
         return value, found.parts

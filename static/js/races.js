@@ -36,6 +36,12 @@
     tick();
   }
 
+  // While the live stream is down (refused, or its worker restarting), the race's part is
+  // asked for every two seconds instead (its hx-trigger reads this flag).
+  window.racePolling = false;
+  document.addEventListener("htmx:sseError", function () { window.racePolling = true; });
+  document.addEventListener("htmx:sseOpen", function () { window.racePolling = false; });
+
   document.addEventListener("DOMContentLoaded", sync);
   document.addEventListener("htmx:afterSettle", sync);
   setInterval(tick, 250);
