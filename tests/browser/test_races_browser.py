@@ -183,3 +183,15 @@ def test_the_home_pages_race_panel(page: Page, artifacts: Path, width: int) -> N
     expect(panel.get_by_role("button", name="Start a Montana race")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     panel.screenshot(path=str(artifacts / f"race-home-en-{width}.png"))
+
+
+def test_without_a_live_stream_the_page_asks_every_two_seconds(
+    new_context: Callable[[], BrowserContext],
+) -> None:
+    maker, joiner = new_context().new_page(), new_context().new_page()
+    maker.route("**/races/*/events", lambda route: route.abort())  # a stream refused
+    race = make_race(maker)
+    joiner.goto(race)
+    joiner.get_by_role("button", name="Join the race").click()
+    expect(racers(maker)).to_have_count(2, timeout=LIVE_MS)  # type: ignore[attr-defined]
+    expect(maker.get_by_text("2 racers")).to_be_visible(timeout=LIVE_MS)
