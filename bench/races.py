@@ -39,6 +39,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -160,31 +161,38 @@ async def watch(urls: list[str], ready: Path, out: Path, stop: Path) -> None:
     seen: list[list[tuple[int, int, float]]] = [[] for _ in urls]
     opened = 0
 
-    async def one(index: int, client: httpx.AsyncClient, url: str) -> None:
+    async def one(index: int, url: str) -> None:
+        """One stream on a bare socket (a light client: the watchers share the machine
+        with the server): the request, the headers, then the chunked body's events."""
         nonlocal opened
-        async with client.stream("GET", url) as response:
-            opened += 1
-            data: list[str] = []
-            async for line in response.aiter_lines():
-                if line.startswith("data: "):
-                    data.append(line[6:])
-                elif not line and data:
-                    now = time.time()
-                    for racer, version in enumerate(ROW.findall("\n".join(data))):
+        address = urlsplit(url)
+        reader, writer = await asyncio.open_connection(address.hostname, address.port)
+        writer.write(f"GET {address.path} HTTP/1.1\r\nHost: {address.netloc}\r\n"
+                     "Accept: text/event-stream\r\n\r\n".encode())  # fmt: skip
+        await reader.readuntil(b"\r\n\r\n")
+        opened += 1
+        body = b""
+        while True:
+            size = int((await reader.readline()).strip() or b"0", 16)
+            if not size:
+                break
+            body += (await reader.readexactly(size + 2))[:-2]
+            *events, body = body.split(b"\n\n")
+            now = time.time()
+            for racer_rows in events:
+                if racer_rows.startswith(b"event: racers"):
+                    for racer, version in enumerate(ROW.findall(racer_rows.decode())):
                         seen[index].append((racer, int(version), now))
-                    data = []
 
-    limits = httpx.Limits(max_connections=len(urls) + 10)
-    async with httpx.AsyncClient(timeout=None, limits=limits) as client:
-        tasks = [asyncio.create_task(one(i, client, url)) for i, url in enumerate(urls)]
-        while opened < len(urls):
-            await asyncio.sleep(0.05)
-        ready.write_text("ready")
-        while not stop.exists():
-            await asyncio.sleep(0.05)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    tasks = [asyncio.create_task(one(i, url)) for i, url in enumerate(urls)]
+    while opened < len(urls):
+        await asyncio.sleep(0.05)
+    ready.write_text("ready")
+    while not stop.exists():
+        await asyncio.sleep(0.05)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     out.write_text(json.dumps(seen))
 
 
