@@ -22,7 +22,7 @@
     var count = race.querySelector("[data-countdown]");
     if (count && started) {
       var left = Math.ceil((started - now) / 1000);
-      count.textContent = left > 0 ? String(left) : count.dataset.go || count.textContent;
+      count.textContent = left > 0 ? String(left) : "";
     }
     var elapsed = race.querySelector("[data-race-clock]");
     if (elapsed && started) elapsed.textContent = clock(now - started);

@@ -23,9 +23,7 @@ COUNTDOWN_MS = 20_000
 def make_race(page: Page, deal: int = 1, limit: str = "") -> str:
     """Start a FreeCell race from the home page's form; the race's path."""
     page.goto("/")
-    form = page.locator("form.race-form").filter(
-        has=page.locator('input[name="kind"][value="freecell"]')
-    )
+    form = page.locator('form.race-form[data-kind="freecell"]')
     form.get_by_role("textbox", name="Deal number").fill(str(deal))
     if limit:
         form.get_by_label("Time limit").select_option(limit)
