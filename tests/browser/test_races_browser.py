@@ -171,6 +171,17 @@ def test_the_race_page_in_each_language_and_width(
     # Nothing wider than the screen.
     assert maker.evaluate("document.documentElement.scrollWidth") <= width + 1
     maker.screenshot(path=str(artifacts / f"race-lobby-{language}-{width}.png"), full_page=True)
+    # Started, and given up (the game's own form, posted as a page would): the result.
+    maker.locator(".race-actions form button").last.click()
+    link = maker.locator(".race-play a")
+    expect(link).to_be_visible(timeout=COUNTDOWN_MS)
+    game = link.get_attribute("href")
+    assert game is not None
+    answer = maker.request.post(f"{game}/actions", form={"action": "resign", "version": "0"})
+    assert answer.ok
+    expect(maker.locator("#race h2")).to_be_visible(timeout=LIVE_MS)
+    assert maker.evaluate("document.documentElement.scrollWidth") <= width + 1
+    maker.screenshot(path=str(artifacts / f"race-result-{language}-{width}.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width", [1280, 375])
