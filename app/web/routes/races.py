@@ -68,7 +68,7 @@ def race_page(request: Request, db: DatabaseDep, token: str) -> Response:
     return pages.page(request, race)
 
 
-@router.post("/{token}/join", name="join_race")
+@router.post("/{token}/join", name="join_race", dependencies=[Depends(limited("new_game"))])
 def join_race(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
     try:
         race = races.race(db=db, token=token)
@@ -82,7 +82,7 @@ def join_race(request: Request, db: DatabaseDep, player: PlayerDep, token: str) 
     return _after(request, db, token, player_id, player)
 
 
-@router.post("/{token}/start", name="start_race_now")
+@router.post("/{token}/start", name="start_race_now", dependencies=[Depends(limited("new_game"))])
 def start_race_now(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
     try:
         races.start(db=db, token=token, player_id=player or "")
