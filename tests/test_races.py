@@ -300,3 +300,21 @@ def test_with_redis_a_move_reaches_every_process_through_pub_sub(
     assert heard == [[token], [token]]
     for feed in feeds:
         feed.close()
+
+
+def test_what_a_racer_plays_after_the_time_is_up_does_not_count(db: Database) -> None:
+    token, players = started(db, 2, limit_minutes=5)
+    race = races.race(db=db, token=token, now=T0)
+    late, quitter = game_of(race, players[0]), game_of(race, players[1])
+    service.act(db=db, game_id=late, action="6a", version=0, now=T0 + timedelta(seconds=30))
+    version = service.load(db=db, game_id=late).version
+    # Past the limit, before anyone looked at the race: a move and a give-up.
+    service.act(db=db, game_id=late, action="6b", version=version, now=T0 + timedelta(minutes=7))
+    service.act(db=db, game_id=quitter, action="resign", version=0, now=T0 + timedelta(minutes=7))
+    race = races.race(db=db, token=token, now=T0 + timedelta(minutes=8))
+    assert race.state == "finished"
+    kept = {r.player_id: r for r in race.racers}
+    assert (kept[players[0]].moves, kept[players[0]].cards_left) == (1, 52)
+    assert kept[players[0]].standing == "unfinished"
+    assert kept[players[1]].standing == "unfinished"  # gave up only after the end
+    assert service.load(db=db, game_id=late).cards_left == 49  # the game itself went on

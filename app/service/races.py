@@ -20,6 +20,7 @@ from datetime import datetime, timedelta
 from typing import Final
 
 from app.games import game_kind
+from app.rules.history import effective, entry, replay
 from app.rules.kind import AnyGameKind
 from app.rules.protocol import Position, RuleError
 from app.service import deals, proofs, race_feed
@@ -264,7 +265,10 @@ def race(*, db: Database, token: str, now: datetime | None = None) -> Race:
                     ended = _end_moment(seen)
                     rows.claim_state(session, token, "running", "finished", {"finished_at": ended})
                     for racer, game in racers:
-                        rows.keep_results(session, racer.id, _kept(found, game, ended))
+                        kept = _kept(found, game, ended)
+                        if game is not None and game.last_action_at > ended:
+                            kept.update(_as_it_was(session, found, game, ended))
+                        rows.keep_results(session, racer.id, kept)
             found = _found(session, token)
             seen = _race(found, rows.racers(session, token), now)
         race_feed.changed(db, token)
@@ -331,6 +335,26 @@ def _kept(found: RaceRecord, game: GameRecord | None, ended: datetime) -> dict[s
         "cards_left": game.cards_left,
         "hinted": game.hints_used > 0,
         "position": game.position,
+    }
+
+
+def _as_it_was(
+    session: Session, found: RaceRecord, game: GameRecord, ended: datetime
+) -> dict[str, object]:
+    """A racer who played on past the race's end (its time up before anyone looked): their
+    game as it stood then, replayed from its history."""
+    actions = [
+        entry(kind, notation) for kind, notation in rows.actions_until(session, game.id, ended)
+    ]
+    kept = effective(actions)
+    position = replay(game_kind(found.kind).rules, found.deal, found.variant, kept)
+    resigned = any(kind == "resign" for kind, _ in actions)
+    return {
+        "outcome": "gave_up" if resigned else "unfinished",
+        "race_ms": None,
+        "moves": sum(1 for kind, _ in kept if kind != "auto"),
+        "cards_left": position.cards_left,
+        "position": position.to_text(),
     }
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from app.store.models import GameRecord, PlayerRecord
+from app.store.models import GameRecord, MoveRecord, PlayerRecord
 from app.store.race_models import RaceRecord, RacerRecord
 
 
@@ -60,12 +60,11 @@ def keep_results(session: Session, racer_id: int, values: dict[str, object]) -> 
     session.execute(update(RacerRecord).where(RacerRecord.id == racer_id).values(**values))
 
 
-def finished_before(session: Session, token: str, moment: datetime) -> bool:
-    return (
-        session.scalar(
-            select(RaceRecord.token).where(
-                RaceRecord.token == token, RaceRecord.finished_at <= moment
-            )
-        )
-        is not None
-    )
+def actions_until(session: Session, game_id: str, moment: datetime) -> list[tuple[str, str]]:
+    """A game's history rows (kind, notation) made by ``moment``, in order."""
+    rows = session.execute(
+        select(MoveRecord.kind, MoveRecord.notation)
+        .where(MoveRecord.game_id == game_id, MoveRecord.created_at <= moment)
+        .order_by(MoveRecord.ply)
+    ).all()
+    return [(kind, notation) for kind, notation in rows]
