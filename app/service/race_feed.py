@@ -176,7 +176,7 @@ class Postgres(Listener):
 
     def __init__(self, db: Database) -> None:
         super().__init__()
-        self.db = db
+        self.db = weakref.proxy(db)  # as the feed holds it (below)
         url = db.url.set(drivername="postgresql")
         self.conninfo = url.render_as_string(hide_password=False)
 
@@ -252,7 +252,7 @@ class Feed:
         per_address: int,
         interval: float = 0.0,
     ) -> None:
-        self.db = db
+        self.db = weakref.proxy(db)  # _FEEDS is keyed by it: a strong one would keep it forever
         self.interval = interval
         """Changes of one race heard within this many seconds reach its streams together
         (one read, one send each): what a race's streams cost is bounded however fast its
