@@ -318,3 +318,15 @@ def test_what_a_racer_plays_after_the_time_is_up_does_not_count(db: Database) ->
     assert kept[players[0]].standing == "unfinished"
     assert kept[players[1]].standing == "unfinished"  # gave up only after the end
     assert service.load(db=db, game_id=late).cards_left == 49  # the game itself went on
+
+
+def test_a_montana_racers_progress_is_cards_in_place_and_redeals_left(db: Database) -> None:
+    maker = player(db)
+    token = races.create(db=db, player_id=maker, kind="montana", variant="easy", deal=7, now=T0)
+    races.start(db=db, token=token, player_id=maker, now=T0)
+    (racer,) = races.race(db=db, token=token, now=T0).racers
+    assert racer.position is not None
+    game = service.load(db=db, game_id=game_of(races.race(db=db, token=token), maker))
+    left = game.position.redeals_left  # type: ignore[attr-defined]
+    words = races.race(db=db, token=token).game.progress(racer.position)
+    assert words == f"In place: {game.score} · redeals left: {left}"
