@@ -36,11 +36,17 @@
     tick();
   }
 
-  // While the live stream is down (refused, or its worker restarting), the race's part is
-  // asked for every two seconds instead (its hx-trigger reads this flag).
-  window.racePolling = false;
-  document.addEventListener("htmx:sseError", function () { window.racePolling = true; });
-  document.addEventListener("htmx:sseOpen", function () { window.racePolling = false; });
+  // While the live stream is not open (no EventSource, refused, or its worker
+  // restarting), the race's part is asked for every two seconds instead (its hx-trigger:
+  // race-poll); the race over, nothing is asked.
+  var live = false;
+  document.addEventListener("htmx:sseOpen", function () { live = true; });
+  document.addEventListener("htmx:sseError", function () { live = false; });
+  setInterval(function () {
+    var race = document.getElementById("race");
+    if (live || !race || race.classList.contains("race-finished") || !window.htmx) return;
+    window.htmx.trigger(race, "race-poll");
+  }, 2000);
 
   document.addEventListener("DOMContentLoaded", sync);
   document.addEventListener("htmx:afterSettle", sync);

@@ -87,7 +87,7 @@ def test_making_a_race_opens_its_lobby_with_its_maker_in_it(client: TestClient) 
     assert "time limit 10 minutes" in page and "1 racer" in page
     assert "You are in this race as anonymous 1." in page
     assert "Start the race" in page and "Join the race" not in page
-    assert 'sse-connect="/races/' in page and "every 2s" in page
+    assert 'sse-connect="/races/' in page and 'hx-trigger="sse:state, race-poll"' in page
     assert ">Refresh<" in page
 
 
