@@ -71,6 +71,17 @@ class Settings(BaseSettings):
     """Seconds a hint waits for its search before saying it is still thinking."""
     solver_solution_wait: float = 3.0
     """Seconds "Show solution" waits for its search before saying it is still thinking."""
+    race_streams: int = 2000
+    """Races' live event streams one server process keeps open at once; one more is
+    answered 503 (the page falls back to asking every few seconds)."""
+    race_streams_per_address: int = 32
+    """Races' event streams one address may hold open at once (0: no cap)."""
+    race_stream_interval_ms: int = 50
+    """A race's changes within this many milliseconds reach its live pages together: what
+    its streams cost stays bounded however fast its racers move."""
+    redis_url: str = ""
+    """Redis (or Valkey) for races' live changes between servers (``redis://host:6379``).
+    Empty: PostgreSQL's own notifications on PostgreSQL, else within the process."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
 

@@ -97,6 +97,9 @@ class Presenter(Generic[P, B]):
     """``held(source, count)``: the selection (``pick``, ``?sel=``) that still holds
     ``count`` cards taken from place ``source`` after a refused move, in the game's own
     syntax; None: nothing stays held."""
+    progress: Callable[[P], str] | None = None
+    """A racer's progress in a few words, for a race's table (cards home; cards in place
+    and redeals left). None: the game's :attr:`standing`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +169,10 @@ class GameKind(Generic[P, B]):
     @property
     def standing(self) -> Callable[[P], str]:
         return self.presenter.standing
+
+    @property
+    def progress(self) -> Callable[[P], str]:
+        return self.presenter.progress or self.presenter.standing
 
     @property
     def hinted_places(self) -> Callable[[P, str], frozenset[str]]:

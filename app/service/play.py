@@ -22,6 +22,7 @@ from app.rules.protocol import (
     Position,
     RuleError,
 )
+from app.service import race_feed
 from app.service.commands import (
     AskVerdict,
     Between,
@@ -161,9 +162,11 @@ def apply(
         return _store(link, game_id, command, version, player_id, moment)
 
     try:
-        return db.transact(work)
+        acted = db.transact(work)
     except Conflict:
         _stale(db, game_id)
+    race_feed.moved(db, game_id)  # committed: a race this game is in hears of it
+    return acted
 
 
 def _stale(db: Database, game_id: str) -> NoReturn:
@@ -215,6 +218,10 @@ def _new_record(
         **outcome_values(position, resigned=False, finished_at=None, now=now),
     )
     return record, position
+
+
+new_record = _new_record
+"""A new game's row, not stored yet (a race deals its racers' games in its own transaction)."""
 
 
 def _store(

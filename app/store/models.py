@@ -307,3 +307,6 @@ class ShareRecord(Base):
     )
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+from app.store import race_models  # noqa: E402, F401  (the races' rows, on the same metadata)

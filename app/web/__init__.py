@@ -11,14 +11,14 @@ from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeSerializer
 
 from app.config import ROOT, Settings, get_settings, secret_key, site_address
-from app.service import solvers
+from app.service import race_feed, solvers
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
 from app.web.compression import GZip
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import deals, games, home, names, players, rules, stats, watch
+from app.web.routes import deals, games, home, names, players, races, rules, stats, watch
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -42,7 +42,15 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
     app.state.solvers = pool
+    feed = race_feed.install(
+        app.state.db,
+        redis_url=settings.redis_url,
+        max_streams=settings.race_streams,
+        per_address=settings.race_streams_per_address,
+        interval=settings.race_stream_interval_ms / 1000,
+    )
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
+    weakref.finalize(app, feed.close)
     # The games' routes first: a request is matched against the routes in order, and
     # moves and game pages are most of what comes.
     app.include_router(games.router)
@@ -55,6 +63,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(deals.router)
     app.include_router(names.router)
     app.include_router(watch.router)
+    app.include_router(races.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZip)

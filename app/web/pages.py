@@ -15,7 +15,7 @@ from app import i18n, service
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
 from app.rules.protocol import Answer, Position, Verdict
-from app.service import Game, Table
+from app.service import Game, Table, race_feed
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.players import current_player
@@ -95,6 +95,8 @@ def render_game(
         shown=i18n.current() if plain else "",
         changed=changed,
         settings=table.settings,
+        # A game played in a race shows the race beside it (the page, not each move's part).
+        race_token=None if fragment else race_feed.race_of(request.app.state.db, game.id),
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),

@@ -19,10 +19,12 @@ from starlette.requests import Request
 from app import i18n, words
 from app.caches import Kept, text_size
 from app.config import ROOT
-from app.service import IDLE_CAP
+from app.service import IDLE_CAP, races
 from app.web import names, setting_fields
 
 HTMX_VERSION: Final = "2.0.11"
+SSE_VERSION: Final = "2.2.4"
+"""htmx's server-sent events extension (static/vendor/htmx-ext-sse-<version>/)."""
 
 
 CLOCK_FORMATS: Final = ("m:ss", "h:mm:ss")
@@ -249,6 +251,8 @@ def make_templates(base_url: str = "") -> Jinja2Templates:
     env.globals["clock_formats"] = " ".join(CLOCK_FORMATS)
     env.globals["idle_cap_ms"] = IDLE_CAP // timedelta(milliseconds=1)
     env.globals["htmx_version"] = HTMX_VERSION
+    env.globals["sse_version"] = SSE_VERSION
+    env.globals["race_limits"] = races.LIMITS
     found = Paths(base_url)
     env.globals["paths"] = found
     env.globals["url_for"] = pass_context(lambda c, *a, **k: found.url_for(c["request"], *a, **k))

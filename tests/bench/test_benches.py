@@ -67,3 +67,10 @@ def test_attacks_run_on_a_real_server() -> None:
     out = smoke("attacks.py")
     for shape in ("parts: 20 GETs", "history: 200 actions: replay 200", "settings: 10"):
         assert shape in out
+
+
+def test_races_runs() -> None:
+    out = smoke("races.py")
+    assert "SQLite, 1 worker: 8 racers, 20 streams" in out
+    for figure in ("move rate:", "move to every stream: p50", "server memory:"):
+        assert figure in out

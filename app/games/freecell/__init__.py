@@ -24,6 +24,7 @@ KIND: Final[GameKind[rules.FreeCellPosition, view.FreeCellBoard]] = GameKind(
         board=view.board,
         describe=words.describe,
         standing=words.standing,
+        progress=words.progress,
         hinted_places=view.hinted_places,
         moved_count=view.moved_count,
         unsure_hint=words.unsure_hint,

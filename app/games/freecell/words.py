@@ -115,6 +115,12 @@ def standing(position: Position) -> str:
     return ngettext("%(num)s card left.", "%(num)s cards left.", left) % {"num": left}
 
 
+def progress(position: Position) -> str:
+    """A racer's progress, for a race's table: the cards on the foundations."""
+    home = sum(position.foundations) if isinstance(position, FreeCellPosition) else 0
+    return _("Cards home: %(num)s") % {"num": home}
+
+
 def unsure_hint(move: str) -> str:
     """A hint whose search ran out of time."""
     return _("Still thinking: the best move found so far is %(move)s.") % {"move": move}

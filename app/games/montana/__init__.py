@@ -22,6 +22,7 @@ KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
         board=view.board,
         describe=words.describe,
         standing=words.standing,
+        progress=words.progress,
         hinted_places=view.hinted_places,
         moved_count=view.moved_count,
         unsure_hint=words.unsure_hint,

@@ -48,6 +48,15 @@ def standing(position: Position) -> str:
     return ngettext("%(num)s card in place.", "%(num)s cards in place.", score) % {"num": score}
 
 
+def progress(position: Position) -> str:
+    """A racer's progress, for a race's table: cards in place and redeals left."""
+    left = position.redeals_left if isinstance(position, MontanaPosition) else 0
+    return _("In place: %(cards)s · redeals left: %(num)s") % {
+        "cards": position.score or 0,
+        "num": left,
+    }
+
+
 def unsure_hint(move: str) -> str:
     """A hint whose search ran out of time (it waits to be carried on)."""
     return _("Still thinking: the best move found so far is %(move)s. Ask again to think on.") % {

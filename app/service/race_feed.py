@@ -1,0 +1,448 @@
+"""Who hears of a race's changes, and how: server-sent events' fan-out.
+
+A change is stored first, then announced: after a racer's game commits a move
+(:func:`moved`, called by :mod:`app.service.play`), or a race's own change (a join, its
+start), the race's token is published. The pages that show the race (their event streams,
+:class:`Subscription`) hear it and read the race once for all of them
+(:meth:`Feed.latest`): what is sent is read from the rows, so nothing is lost when a
+worker dies (the browsers reconnect to another and read the same rows).
+
+Fan-out goes through what the site already runs: in the process for one worker
+(:class:`Local`); PostgreSQL's ``LISTEN/NOTIFY`` when the database is PostgreSQL (several
+workers, several servers); Redis pub/sub where ``REDIS_URL`` is set.
+
+Bounded: at most ``RACE_STREAMS`` streams a process and ``RACE_STREAMS_PER_ADDRESS`` from
+one address (:class:`StreamsFull` beyond); a stream holds a queue of at most
+:data:`QUEUE_SIZE` change marks, and a stream that falls that far behind (a client that
+reads nothing) is dropped, never buffered for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final, Protocol, TypeVar
+
+from sqlalchemy import text
+
+from app.caches import Kept, text_size
+from app.store import Database
+from app.store import races as race_rows
+
+log = logging.getLogger("solitaire.races")
+
+QUEUE_SIZE: Final = 32
+"""Change marks a stream may have waiting; one more and the stream is dropped."""
+CHANNEL: Final = "solitaire_races"
+GAMES_KEPT_BYTES: Final = 1 << 20
+"""The games known to be in a race (or not): looked up once a game, at its first move."""
+
+T = TypeVar("T")
+
+
+class StreamsFull(Exception):
+    """Too many race streams open (in all, or from one address): ask again later."""
+
+
+class Subscription:
+    """One open stream of one race: a bounded queue of change marks."""
+
+    def __init__(self, token: str, address: str, loop: asyncio.AbstractEventLoop) -> None:
+        self.token = token
+        self.address = address
+        self.loop = loop
+        self.queue: asyncio.Queue[None] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.dropped = False
+
+    def offer(self) -> None:
+        """A change (in the event loop): marked, or the stream dropped when it is full."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.dropped = True
+
+    async def wait(self, timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for a change; True if one came (every mark
+        waiting is taken: one read serves them all)."""
+        if self.queue.empty():
+            try:
+                async with asyncio.timeout(timeout):  # no task a wait, as wait_for makes
+                    await self.queue.get()
+            except TimeoutError:
+                return False
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        return True
+
+
+class Backend(Protocol):
+    def send(self, token: str) -> None: ...
+
+    def listen(self, feed: Feed) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class Local:
+    """One worker: a change is delivered in the process."""
+
+    def __init__(self) -> None:
+        self.feed: Feed | None = None
+
+    def send(self, token: str) -> None:
+        if self.feed is not None:
+            self.feed.deliver(token)
+
+    def listen(self, feed: Feed) -> None:
+        self.feed = feed
+
+    def close(self) -> None:
+        self.feed = None
+
+
+class Listener:
+    """A thread that hears other processes' changes (PostgreSQL or Redis), delivers them
+    in this one, and reconnects after a failure; and one that announces this process's
+    changes (:meth:`send` only notes the race: a move's answer never waits for the
+    announcement, and the changes of one race noted while one is sent go as one)."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.thread: threading.Thread | None = None
+        self.waiting: set[str] = set()
+        self.noted = threading.Condition()
+        self.sender: threading.Thread | None = None
+
+    def send(self, token: str) -> None:
+        with self.noted:
+            self.waiting.add(token)
+            if self.sender is None:
+                self.sender = threading.Thread(
+                    target=self._announce, name="solitaire-race-announce", daemon=True
+                )
+                self.sender.start()
+            self.noted.notify()
+
+    def _announce(self) -> None:
+        while not self.stopping.is_set():
+            with self.noted:
+                while not self.waiting and not self.stopping.is_set():
+                    self.noted.wait(1.0)
+                tokens, self.waiting = self.waiting, set()
+            for token in tokens:
+                try:
+                    self.announce(token)
+                except Exception:  # stored all the same: its streams read it at their next beat
+                    log.warning("race feed: a change was not announced", exc_info=True)
+
+    def announce(self, token: str) -> None:
+        raise NotImplementedError
+
+    def listen(self, feed: Feed) -> None:
+        if self.thread is not None:
+            return
+        self.thread = threading.Thread(
+            target=self._run, args=(feed,), name="solitaire-race-feed", daemon=True
+        )
+        self.thread.start()
+
+    def _run(self, feed: Feed) -> None:
+        while not self.stopping.is_set():
+            try:
+                self.hear(feed)
+            except Exception:  # a dropped connection: heard again after a pause
+                log.warning("race feed: listening again after an error", exc_info=True)
+            self.stopping.wait(1.0)
+
+    def hear(self, feed: Feed) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.stopping.set()
+        with self.noted:
+            self.noted.notify_all()
+
+
+class Postgres(Listener):
+    """``NOTIFY`` after the commit; a connection of its own ``LISTEN``s (psycopg 3)."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__()
+        self.db = weakref.proxy(db)  # as the feed holds it (below)
+        url = db.url.set(drivername="postgresql")
+        self.conninfo = url.render_as_string(hide_password=False)
+
+    def announce(self, token: str) -> None:
+        with self.db.engine.connect() as connection:
+            connection.execute(
+                text("SELECT pg_notify(:channel, :token)"), {"channel": CHANNEL, "token": token}
+            )
+            connection.commit()
+
+    def hear(self, feed: Feed) -> None:
+        import psycopg
+
+        with psycopg.connect(self.conninfo, autocommit=True) as connection:
+            connection.execute(f"LISTEN {CHANNEL}")
+            feed.listening.set()
+            while not self.stopping.is_set():
+                for notice in connection.notifies(timeout=1.0):
+                    feed.deliver(notice.payload)
+
+
+class Redis(Listener):
+    """Redis pub/sub: ``PUBLISH`` after the commit; a connection of its own subscribes."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        import redis
+
+        self.url = url
+        self.client = redis.Redis.from_url(url)
+
+    def announce(self, token: str) -> None:
+        self.client.publish(CHANNEL, token)
+
+    def hear(self, feed: Feed) -> None:
+        import redis
+
+        client = redis.Redis.from_url(self.url)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        try:
+            pubsub.subscribe(CHANNEL)
+            feed.listening.set()
+            while not self.stopping.is_set():
+                message = pubsub.get_message(timeout=1.0)
+                if message is not None and message.get("type") == "message":
+                    data = message["data"]
+                    feed.deliver(data.decode() if isinstance(data, bytes) else str(data))
+        finally:
+            pubsub.close()
+            client.close()
+
+
+@dataclass
+class _Latest:
+    """The race as last read for its streams, and the parts drawn from it (per language)."""
+
+    generation: int
+    task: asyncio.Future[Any]
+    made_at: datetime | None = None
+    parts: dict[object, str] = field(default_factory=dict)
+
+
+class Feed:
+    """The streams of one process, the races they show, and the backend between
+    processes."""
+
+    def __init__(
+        self,
+        db: Database,
+        backend: Backend,
+        *,
+        max_streams: int,
+        per_address: int,
+        interval: float = 0.0,
+    ) -> None:
+        self.db = weakref.proxy(db)  # _FEEDS is keyed by it: a strong one would keep it forever
+        self.interval = interval
+        """Changes of one race heard within this many seconds reach its streams together
+        (one read, one send each): what a race's streams cost is bounded however fast its
+        racers move."""
+        self.pending: set[str] = set()
+        self.backend = backend
+        self.max_streams = max_streams
+        self.per_address = per_address
+        self.streams: dict[str, set[Subscription]] = {}
+        self.addresses: dict[str, int] = {}
+        self.count = 0
+        self.generations: dict[str, int] = {}
+        self.latests: dict[str, _Latest] = {}
+        self.loops: set[asyncio.AbstractEventLoop] = set()
+        self.guard = threading.Lock()
+        self.listening = threading.Event()
+        self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
+
+    # Streams (in the event loop)
+
+    def subscribe(self, token: str, address: str) -> Subscription:
+        if self.count >= self.max_streams or (
+            self.per_address and self.addresses.get(address, 0) >= self.per_address
+        ):
+            raise StreamsFull(address)
+        loop = asyncio.get_running_loop()
+        subscription = Subscription(token, address, loop)
+        with self.guard:
+            self.loops.add(loop)
+        self.streams.setdefault(token, set()).add(subscription)
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        self.count += 1
+        self.backend.listen(self)
+        return subscription
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        found = self.streams.get(subscription.token)
+        if found is None or subscription not in found:
+            return
+        found.discard(subscription)
+        if not found:
+            del self.streams[subscription.token]
+            self.latests.pop(subscription.token, None)
+            self.generations.pop(subscription.token, None)
+        left = self.addresses[subscription.address] - 1
+        if left:
+            self.addresses[subscription.address] = left
+        else:
+            del self.addresses[subscription.address]
+        self.count -= 1
+
+    async def latest(
+        self,
+        token: str,
+        read: Callable[[], Awaitable[T]],
+        made_at: Callable[[T], datetime],
+        fresh_after: datetime | None = None,
+    ) -> tuple[T, dict[object, str]]:
+        """The race as read since its last change, read once for every stream of this
+        process (and again when it was read before ``fresh_after``: a countdown's end, a
+        time limit); with the parts drawn from it so far."""
+        generation = self.generations.get(token, 0)
+        found = self.latests.get(token)
+        stale = (
+            found is None
+            or found.generation != generation
+            or (
+                fresh_after is not None
+                and found.made_at is not None
+                and found.made_at < fresh_after
+            )
+        )
+        if stale:
+            found = _Latest(generation, asyncio.ensure_future(read()))
+            if token in self.streams:
+                self.latests[token] = found
+        assert found is not None
+        try:
+            value: T = await found.task
+        except Exception:  # not kept: the next stream to ask reads again
+            if self.latests.get(token) is found:
+                del self.latests[token]
+            raise
+        if found.made_at is None:
+            found.made_at = made_at(value)
+        return value, found.parts
+
+    # Changes (any thread)
+
+    def publish(self, token: str) -> None:
+        """A race changed (stored): every process's streams of it hear of it."""
+        try:
+            self.backend.send(token)
+        except Exception:  # the change is stored; its streams read it at their next beat
+            log.warning("race feed: a change was not announced", exc_info=True)
+
+    def deliver(self, token: str) -> None:
+        """A change heard (from this process or another): to the streams of this one."""
+        with self.guard:
+            loops = list(self.loops)
+        for loop in loops:
+            with contextlib.suppress(RuntimeError):  # a loop that has closed
+                loop.call_soon_threadsafe(self._soon, token)
+
+    def _soon(self, token: str) -> None:
+        if token not in self.streams or token in self.pending:
+            return
+        self.pending.add(token)
+        asyncio.get_running_loop().call_later(self.interval, self._fan, token)
+
+    def _fan(self, token: str) -> None:
+        self.pending.discard(token)
+        found = self.streams.get(token)
+        if not found:
+            return
+        self.generations[token] = self.generations.get(token, 0) + 1
+        for subscription in list(found):
+            subscription.offer()
+            if subscription.dropped:
+                subscription.queue = asyncio.Queue(maxsize=1)
+                subscription.queue.put_nowait(None)  # wakes it, to end
+                self.unsubscribe(subscription)
+
+    def race_of(self, game_id: str) -> str:
+        """The race a game (one the site has) is played in, or ``""``: read once a game.
+        A game is dealt into its race, so a game found in none stays in none."""
+        token = self.games.get(game_id)
+        if token is None:
+            with self.db.read() as session:
+                token = race_rows.race_of_game(session, game_id) or ""
+            self.games.put(game_id, token)
+        return token
+
+    def moved(self, game_id: str) -> None:
+        """A game committed a change: its race (if it is in one) hears of it."""
+        token = self.race_of(game_id)
+        if token:
+            self.publish(token)
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+_FEEDS: weakref.WeakKeyDictionary[Database, Feed] = weakref.WeakKeyDictionary()
+
+
+def install(
+    db: Database,
+    *,
+    redis_url: str = "",
+    max_streams: int,
+    per_address: int,
+    interval: float = 0.0,
+) -> Feed:
+    """The feed of ``db``'s site in this process: Redis where a URL is given, else
+    PostgreSQL's own notifications on PostgreSQL, else in process."""
+    backend: Backend
+    if redis_url:
+        backend = Redis(redis_url)
+    elif not db.is_sqlite:
+        backend = Postgres(db)
+    else:
+        backend = Local()
+    feed = Feed(db, backend, max_streams=max_streams, per_address=per_address, interval=interval)
+    old = _FEEDS.get(db)
+    if old is not None:
+        old.close()
+    _FEEDS[db] = feed
+    return feed
+
+
+def feed_of(db: Database) -> Feed | None:
+    return _FEEDS.get(db)
+
+
+def moved(db: Database, game_id: str) -> None:
+    """After a game's change is committed: the race it is in (if any) hears of it."""
+    feed = _FEEDS.get(db)
+    if feed is not None:
+        feed.moved(game_id)
+
+
+def race_of(db: Database, game_id: str) -> str | None:
+    """The race a game is played in, if any (on a site with a feed)."""
+    feed = _FEEDS.get(db)
+    return (feed.race_of(game_id) or None) if feed is not None else None
+
+
+def changed(db: Database, token: str) -> None:
+    """After a race's own change is committed (a join, its start)."""
+    feed = _FEEDS.get(db)
+    if feed is not None:
+        feed.publish(token)

@@ -1,0 +1,285 @@
+"""What a race's page shows and says: its ``#race`` part (lobby, race, result), the
+refusals in the player's language, and its live stream of server-sent events.
+
+The racers' table is the same for everyone who looks (drawn once a change and language
+for every stream of the process); only the ``#race`` part around it is the viewer's: their
+own game's address is shown to them alone, every other game through its watch link.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Final
+
+from fastapi import Request
+from fastapi.responses import Response
+
+from app import i18n
+from app.i18n import gettext as _
+from app.i18n import isolate
+from app.service import deals, races
+from app.service.model import utcnow
+from app.service.race_feed import Feed, Subscription
+from app.store import Database
+from app.web.deps import in_thread
+from app.web.htmx import is_htmx
+from app.web.pages import render
+from app.web.players import current_player
+from app.web.templating import clock, paths
+
+HEARTBEAT_SECONDS: Final = 15.0
+"""A comment line this often keeps proxies from closing a quiet stream."""
+RETRY_MS: Final = 2000
+"""How soon a browser reconnects a stream that broke (a worker restarted)."""
+VIEWER: Final = "solitaire.race_viewer"
+"""A player made by this request (a first join): the page is drawn for them."""
+
+
+def deal_of(kind: str, variant: str | None, text: str) -> int | None:
+    """The deal number a form names (spaces, ``#`` and separators allowed), None when
+    empty; a number the game does not deal is refused (:func:`deals.deal_number`)."""
+    cleaned = "".join(c for c in text if c not in " ,_\u066c#")
+    return deals.deal_number(kind, variant, cleaned) if cleaned else None
+
+
+def name_of(racer: races.Racer) -> str:
+    return racer.name or _("anonymous %(num)s") % {"num": racer.joined}
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A racer's row in the race's table, in words."""
+
+    racer: races.Racer
+    name: str
+    standing: str
+    progress: str
+    time: str
+    watch_url: str | None
+
+
+def rows(request: Request, race: races.Race) -> list[Row]:
+    found = []
+    for racer in race.racers:
+        if racer.standing == "won":
+            standing = _("won")
+        elif racer.standing == "gave_up":
+            standing = _("gave up")
+        elif racer.standing == "unfinished":
+            standing = _("out of time") if race.deadline else _("unfinished")
+        elif racer.standing == "playing":
+            standing = _("playing") if race.under_way else _("ready")
+        else:
+            standing = _("joined")
+        progress = ""
+        if racer.position is not None:
+            progress = race.game.progress(racer.position)
+        watch = None
+        if racer.watch_token:
+            watch = paths(request).path_for(request, "watch", token=racer.watch_token)
+        time = clock(racer.race_ms) if racer.race_ms is not None else ""
+        found.append(Row(racer, name_of(racer), standing, progress, time, watch))
+    return found
+
+
+def viewer(request: Request) -> str | None:
+    made: str | None = request.scope.get(VIEWER)
+    return made or current_player(request)
+
+
+def page(
+    request: Request, race: races.Race, *, message: str | None = None, status: int = 200
+) -> Response:
+    """The race's page, or with htmx its ``#race`` part."""
+    player = viewer(request)
+    me = race.racer(player)
+    show = paths(request)
+    response = render(
+        request,
+        "races/_race.html" if is_htmx(request) else "races/race.html",
+        status,
+        race=race,
+        rows=rows(request, race),
+        me=me,
+        my_name=name_of(me) if me else "",
+        is_creator=player == race.creator_id,
+        can_join=me is None and race.state == "lobby" and not race.is_full,
+        my_game_url=(
+            show.path_for(request, "game_page", game_id=me.game_id)
+            if me is not None and me.game_id and not race.counting_down
+            else None
+        ),
+        race_url=show.path_for(request, "race_page", token=race.token),
+        share_url=str(show.url_for(request, "race_page", token=race.token)),
+        events_url=show.path_for(request, "race_events", token=race.token),
+        server_now_ms=int(race.now.timestamp() * 1000),
+        started_ms=int(race.started_at.timestamp() * 1000) if race.started_at else 0,
+        deadline_ms=int(race.deadline.timestamp() * 1000) if race.deadline else 0,
+        limits=races.LIMITS,
+        max_racers=races.MAX_RACERS,
+        message=message,
+    )
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+REFUSALS: Final[dict[str, tuple[int, Callable[[dict[str, object]], str]]]] = {
+    "race.full": (
+        409,
+        lambda p: _("This race is full: you can still watch it."),
+    ),
+    "race.started": (
+        409,
+        lambda p: _("This race has started: you can watch it, but no longer join."),
+    ),
+    "race.finished": (
+        409,
+        lambda p: _("This race is over: you can see its result, but no longer join."),
+    ),
+    "race.not_creator": (403, lambda p: _("Only the player who made this race can start it.")),
+    "race.limit": (
+        422,
+        lambda p: _("A race's time limit is 5, 10 or 15 minutes, or none."),
+    ),
+}
+
+
+def refusal(error: races.RaceRefused) -> tuple[int, str]:
+    status, words = REFUSALS[error.code]
+    return status, words(error.params)
+
+
+def refused(request: Request, db: Database, token: str, error: races.RaceRefused) -> Response:
+    """The race's page (or ``#race`` part) saying why, with the refusal's 4xx status."""
+    status, message = refusal(error)
+    return page(request, races.race(db=db, token=token), message=message, status=status)
+
+
+def refuse_to_join(race: races.Race, player: str | None) -> None:
+    """Refuse a join the race cannot take (before a player is made for it)."""
+    if race.racer(player) is not None:
+        return
+    if race.state == "running":
+        raise races.RaceRefused("the race has started", "race.started")
+    if race.state == "finished":
+        raise races.RaceRefused("the race is over", "race.finished")
+    if race.is_full:
+        raise races.RaceRefused("the race is full", "race.full", max=races.MAX_RACERS)
+
+
+def said(before: races.Race, after: races.Race) -> str:
+    """What the live region announces between two readings: a racer joined, the race
+    started, a racer won or gave up, the race ended; never a move."""
+    words: list[str] = []
+    known = {r.joined: r for r in before.racers}
+    if before.state == "lobby" and after.state == "running":
+        words.append(_("The race starts in 3 seconds."))
+    if after.under_way and not before.under_way:
+        words.append(_("The race has started: go!"))
+    for racer in sorted(after.racers, key=lambda r: r.joined):
+        was = known.get(racer.joined)
+        name = isolate(name_of(racer))
+        if was is None:
+            words.append(_("%(name)s has joined the race.") % {"name": name})
+            continue
+        if racer.standing == was.standing:
+            continue
+        if racer.standing == "won":
+            words.append(
+                _("%(name)s has won in %(time)s.")
+                % {"name": name, "time": isolate(clock(racer.race_ms or 0))}
+            )
+        elif racer.standing == "gave_up":
+            words.append(_("%(name)s has given up.") % {"name": name})
+    if after.state == "finished" and before.state != "finished":
+        words.append(_("The race is over."))
+    return " ".join(words)
+
+
+def event(name: str, data: str) -> str:
+    """A server-sent event: its name, and each line of its data (blank lines dropped)."""
+    lines = [line.strip() for line in data.splitlines() if line.strip()] or [""]
+    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+def _racers_event(request: Request, race: races.Race, parts: dict[object, str]) -> str:
+    """The racers' rows as an event, drawn once a change and language for every stream."""
+    key = ("racers", i18n.current(), race.state, race.under_way)
+    found = parts.get(key)
+    if found is None:
+        template = request.app.state.templates.env.get_template("races/_racers.html")
+        rows_html = template.render(request=request, race=race, rows=rows(request, race))
+        found = parts[key] = event("racers", rows_html)
+    return found
+
+
+def _next_moment(race: races.Race) -> datetime | None:
+    """When the race changes by the clock alone: its countdown's end, its time limit."""
+    if race.counting_down:
+        return race.started_at
+    if race.state == "running":
+        return race.deadline
+    return None
+
+
+async def stream(
+    request: Request,
+    db: Database,
+    feed: Feed,
+    subscription: Subscription,
+    first: races.Race,
+    language: i18n.LocaleCode,
+) -> AsyncIterator[str]:
+    """The race's events: ``racers`` (the table's rows), ``said`` (the live region's
+    words), ``state`` (the page asks its ``#race`` part again), ``end`` (the race is over:
+    the stream closes); a comment every :data:`HEARTBEAT_SECONDS` otherwise."""
+    token = first.token
+
+    async def read() -> races.Race:
+        return await in_thread(races.race, db=db, token=token)
+
+    try:
+        with i18n.use_locale(language):
+            yield f"retry: {RETRY_MS}\n\n"
+            before = first
+            if first.state == "finished":
+                yield event("state", "finished")
+                yield event("end", "end")
+                return
+            yield _racers_event(request, first, {})
+        while True:
+            moment = _next_moment(before)
+            timeout = HEARTBEAT_SECONDS
+            if moment is not None:
+                timeout = min(timeout, max(0.0, (moment - utcnow()).total_seconds()) + 0.05)
+            changed = await subscription.wait(timeout)
+            if subscription.dropped:
+                return
+            due = moment is not None and utcnow() >= moment
+            if not changed and not due:
+                yield ": beat\n\n"
+                continue
+            race, parts = await feed.latest(
+                token, read, lambda r: r.now, fresh_after=moment if due else None
+            )
+            with i18n.use_locale(language):
+                out = _racers_event(request, race, parts)
+                if race.change != before.change:
+                    words = said(before, race)
+                    if words:
+                        out += event("said", words)
+                    out += event("state", race.state)
+                if race.state == "finished":
+                    out += event("end", "end")
+            before = race
+            yield out
+            if race.state == "finished":
+                return
+    except asyncio.CancelledError:
+        raise
+    finally:
+        feed.unsubscribe(subscription)

@@ -1,0 +1,136 @@
+"""Races' URLs: make one (``POST /races``), its page (lobby, live race, result), join and
+start it, and its live changes as server-sent events (``/races/{token}/events``)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Form, Request
+from fastapi.responses import Response, StreamingResponse
+
+from app import i18n
+from app.service import race_feed, races
+from app.service.players import ensure_player
+from app.web import race_pages as pages
+from app.web.deps import DatabaseDep, in_thread
+from app.web.errors import render_error
+from app.web.htmx import is_htmx
+from app.web.players import PlayerDep, remember_player, see_other
+from app.web.throttle import limited
+
+router = APIRouter(prefix="/races")
+
+ShortField = Annotated[str, Form(max_length=64)]
+
+
+@router.post("", name="start_race", dependencies=[Depends(limited("new_game"))])
+def start_race(
+    request: Request,
+    db: DatabaseDep,
+    player: PlayerDep,
+    kind: ShortField,
+    variant: ShortField = "",
+    deal: ShortField = "",
+    winnable: ShortField = "",
+    limit: ShortField = "",
+) -> Response:
+    """A new race on ``deal`` (else a random deal, one proved winnable with ``winnable``),
+    with a time limit in minutes (``limit``, empty for none); its maker its first racer."""
+    kind, variant_or_none = kind.strip(), variant.strip() or None
+    number = pages.deal_of(kind, variant_or_none, deal)
+    try:
+        minutes = races.limit_of(limit)
+    except races.RaceRefused as error:
+        status, message = pages.refusal(error)
+        return render_error(request, status, i18n.gettext("Cannot do that"), message)
+    proved = winnable == "1"
+    races.checked(kind, variant_or_none, number, winnable=proved)  # before a player is made
+    player_id = ensure_player(db=db, player_id=player)
+    token = races.create(
+        db=db,
+        player_id=player_id,
+        kind=kind,
+        variant=variant_or_none,
+        deal=number,
+        winnable=proved,
+        limit_minutes=minutes,
+    )
+    return see_other(request, request.url_for("race_page", token=token), player_id, player)
+
+
+@router.get("/{token}", name="race_page")
+def race_page(request: Request, db: DatabaseDep, token: str) -> Response:
+    """The lobby, the race under way, or its result; with htmx, the ``#race`` part."""
+    try:
+        race = races.race(db=db, token=token)
+    except races.RaceNotFound:
+        return not_found(request)
+    return pages.page(request, race)
+
+
+@router.post("/{token}/join", name="join_race", dependencies=[Depends(limited("new_game"))])
+def join_race(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
+    try:
+        race = races.race(db=db, token=token)
+        pages.refuse_to_join(race, player)  # before a player is made: a refusal stores nothing
+        player_id = ensure_player(db=db, player_id=player)
+        races.join(db=db, token=token, player_id=player_id)
+    except races.RaceNotFound:
+        return not_found(request)
+    except races.RaceRefused as error:
+        return pages.refused(request, db, token, error)
+    return _after(request, db, token, player_id, player)
+
+
+@router.post("/{token}/start", name="start_race_now", dependencies=[Depends(limited("new_game"))])
+def start_race_now(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
+    try:
+        races.start(db=db, token=token, player_id=player or "")
+    except races.RaceNotFound:
+        return not_found(request)
+    except races.RaceRefused as error:
+        return pages.refused(request, db, token, error)
+    return _after(request, db, token, player or "", player)
+
+
+def _after(
+    request: Request, db: DatabaseDep, token: str, player_id: str, cookie: str | None
+) -> Response:
+    """After a join or a start: the ``#race`` part for htmx, else back to the page."""
+    if is_htmx(request):
+        request.scope[pages.VIEWER] = player_id
+        response = pages.page(request, races.race(db=db, token=token))
+        if player_id != cookie:
+            remember_player(request, response, player_id)
+        return response
+    return see_other(request, request.url_for("race_page", token=token), player_id, cookie)
+
+
+@router.get("/{token}/events", name="race_events")
+async def race_events(request: Request, db: DatabaseDep, token: str) -> Response:
+    """The race's live changes (server-sent events) until it ends."""
+    try:
+        race = await in_thread(races.race, db=db, token=token)
+    except races.RaceNotFound:
+        return not_found(request)
+    feed = race_feed.feed_of(db)
+    assert feed is not None
+    address = request.client.host if request.client else ""
+    try:
+        subscription = feed.subscribe(token, address)
+    except race_feed.StreamsFull:
+        message = i18n.gettext("Too many live pages are open: this one will ask every few seconds.")
+        response = render_error(request, 503, i18n.gettext("Try again soon"), message)
+        response.headers["Retry-After"] = "5"
+        return response
+    stream = pages.stream(request, db, feed, subscription, race, i18n.current())
+    return StreamingResponse(
+        stream,
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+def not_found(request: Request) -> Response:
+    message = i18n.gettext("There is no race at this address: check the link, or start a new race.")
+    return render_error(request, 404, title=i18n.gettext("Race not found"), message=message)

@@ -1,0 +1,106 @@
+"""Races live across workers: two servers on one PostgreSQL database; a move made on
+worker A reaches a race page's event stream served by worker B (LISTEN/NOTIFY), and a
+worker killed mid-race loses nothing."""
+
+from __future__ import annotations
+
+import queue
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import httpx
+import pytest
+
+from tests.integration.conftest import Server
+from tests.postgres import PostgresServer
+
+WAIT = 60.0
+"""Seconds a test waits for what must come (a loaded machine is slow, never wrong)."""
+
+
+@pytest.fixture
+def pg_url(postgres: PostgresServer | None) -> Iterator[str]:
+    if postgres is None:
+        pytest.skip("no PostgreSQL server")
+    with postgres.database() as url:
+        yield url
+
+
+class Stream:
+    """A race's event stream read in a thread: each event as (name, data)."""
+
+    def __init__(self, url: str) -> None:
+        self.events: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.thread = threading.Thread(target=self._read, args=(url,), daemon=True)
+        self.thread.start()
+
+    def _read(self, url: str) -> None:
+        name, data = "", []
+        try:
+            with httpx.stream("GET", url, timeout=WAIT) as response:
+                for line in response.iter_lines():
+                    if line.startswith("event: "):
+                        name = line[7:]
+                    elif line.startswith("data: "):
+                        data.append(line[6:])
+                    elif not line and name:
+                        self.events.put((name, "\n".join(data)))
+                        name, data = "", []
+        except httpx.HTTPError:
+            self.events.put(("closed", ""))
+
+    def wait_for(self, found: Callable[[str, str], bool]) -> str:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            try:
+                name, data = self.events.get(timeout=1)
+            except queue.Empty:
+                continue
+            if found(name, data):
+                return data
+        pytest.fail("the event did not come")
+
+
+def moves_of(rows: str) -> list[int]:
+    return [int(n) for n in re.findall(r'class="moves">(\d+)<', rows)]
+
+
+def version_of(client: httpx.Client, game: str) -> int:
+    page = client.get(game).text
+    match = re.search(r'name="version" value="(\d+)"', page)
+    assert match
+    return int(match.group(1))
+
+
+def test_a_move_on_one_worker_reaches_a_race_page_served_by_another(
+    start_server: Callable[..., Server], pg_url: str
+) -> None:
+    a = start_server(DATABASE_URL=pg_url)
+    b = start_server(DATABASE_URL=pg_url)
+    one = httpx.Client(base_url=a.url, timeout=WAIT)
+    two = httpx.Client(base_url=b.url, timeout=WAIT)
+    made = one.post("/races", data={"kind": "freecell", "deal": "1"})
+    race = made.headers["location"]
+    assert two.post(f"{race}/join").status_code == 303
+    assert one.post(f"{race}/start").status_code == 303
+    watcher = Stream(f"{b.url}{race}/events")  # served by worker B
+    watcher.wait_for(lambda name, data: name == "racers")
+    deadline = time.monotonic() + WAIT
+    while "Play your game" not in (page := one.get(race).text):  # the 3-second countdown
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    (game,) = re.findall(r'href="(/games/[\w-]+)"', page)
+    assert one.post(f"{game}/actions", data={"action": "3a", "version": "0"}).status_code == 303
+    rows = watcher.wait_for(lambda name, data: name == "racers" and moves_of(data) == [1, 0])
+    assert "watch anonymous 1" in rows
+
+    # Worker A dies mid-race: nothing is lost; the race goes on through worker B.
+    a.kill()
+    (theirs,) = re.findall(r'href="(/games/[\w-]+)"', two.get(race).text)
+    assert two.post(f"{theirs}/actions", data={"action": "6a", "version": "0"}).status_code == 303
+    watcher.wait_for(lambda name, data: name == "racers" and moves_of(data) == [1, 1])
+    assert version_of(two, game) == 1  # racer one's game, as stored, on the worker left
+    late = Stream(f"{b.url}{race}/events")  # a page that reconnects reads the same rows
+    late.wait_for(lambda name, data: name == "racers" and moves_of(data) == [1, 1])

@@ -1,0 +1,106 @@
+"""The race feed's bounds: streams capped in all and per address, a stream that reads
+nothing dropped (never buffered for), changes within the interval sent together."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from app.service import race_feed
+from app.service.race_feed import QUEUE_SIZE, Feed, Local, StreamsFull
+from app.store import Database
+
+
+def feed(db: Database, **caps: int) -> Feed:
+    made = Feed(db, Local(), **{"max_streams": 3, "per_address": 2, **caps})  # type: ignore[arg-type]
+    return made
+
+
+@pytest.fixture
+def sqlite_db() -> Database:
+    return Database("sqlite://")
+
+
+def test_streams_are_capped_per_address_and_in_all(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db)
+        one = made.subscribe("t", "10.0.0.1")
+        made.subscribe("t", "10.0.0.1")
+        with pytest.raises(StreamsFull):
+            made.subscribe("t", "10.0.0.1")
+        made.subscribe("u", "10.0.0.2")
+        with pytest.raises(StreamsFull):
+            made.subscribe("u", "10.0.0.3")  # three in all
+        made.unsubscribe(one)
+        made.unsubscribe(one)  # twice: counted once
+        made.subscribe("u", "10.0.0.3")
+        assert made.count == 3 and made.addresses == {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1}
+
+    asyncio.run(run())
+
+
+def test_a_stream_that_reads_nothing_is_dropped_not_buffered(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db)
+        slow = made.subscribe("t", "a")
+        quick = made.subscribe("t", "b")
+        for _ in range(QUEUE_SIZE):
+            made._fan("t")
+            assert await quick.wait(1)
+        assert not slow.dropped and slow.queue.qsize() == QUEUE_SIZE
+        made._fan("t")  # one more than it may hold
+        assert slow.dropped and slow.queue.qsize() <= 1
+        assert made.count == 1 and slow not in made.streams["t"]
+        assert await slow.wait(1)  # woken, to end
+        assert await quick.wait(1) and not quick.dropped
+
+    asyncio.run(run())
+
+
+def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        made.interval = 0.05
+        stream = made.subscribe("t", "a")
+        made.backend.listen(made)
+        for _ in range(20):
+            made.publish("t")  # as from the move threads
+        assert await stream.wait(5)
+        assert stream.queue.qsize() == 0
+        assert made.generations["t"] == 1  # one read serves the twenty
+        assert not await stream.wait(0.2)
+
+    asyncio.run(run())
+
+
+def test_the_latest_read_is_shared_by_the_streams_of_a_change(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        made.subscribe("t", "a")
+        reads = 0
+        moment = datetime(2026, 1, 1, tzinfo=UTC)
+
+        async def read() -> int:
+            nonlocal reads
+            reads += 1
+            await asyncio.sleep(0)
+            return reads
+
+        first = await asyncio.gather(*(made.latest("t", read, lambda _: moment) for _ in range(5)))
+        assert reads == 1 and {value for value, _ in first} == {1}
+        made._fan("t")
+        again, _ = await made.latest("t", read, lambda _: moment)
+        assert reads == 2 and again == 2
+        later = datetime(2026, 1, 2, tzinfo=UTC)
+        await made.latest("t", read, lambda _: moment, fresh_after=later)  # the clock's change
+        assert reads == 3
+
+    asyncio.run(run())
+
+
+def test_no_feed_no_announcement(sqlite_db: Database) -> None:
+    assert race_feed.feed_of(sqlite_db) is None
+    race_feed.moved(sqlite_db, "x" * 24)  # a site without a feed: nothing to tell
+    assert race_feed.race_of(sqlite_db, "x" * 24) is None
