@@ -21,6 +21,8 @@ PAGES = {
     "records": "/deals/freecell/1",
     "rules-freecell": "/rules/freecell",
     "rules-montana": "/rules/montana",
+    "my-games": "/games",
+    "settings": "/settings",
 }
 
 STRANDED_COMMAS = """
@@ -99,3 +101,15 @@ def test_the_words_fit_and_no_arabic_comma_starts_a_line(
             commas += found["commas"]
     if language == "ar":
         assert commas > 10, "the Arabic pages have commas to check"
+
+
+def test_the_comma_check_sees_a_stranded_comma(page: Page) -> None:
+    """The check above can fail: a space before «،» lets the line break there."""
+    words = "كلمة " * 6
+    page.set_content(
+        f'<html dir="rtl" lang="ar"><main><p style="width: 9em">{words}طويلة'
+        f'<br>، وأخرى</p><p style="width: 9em">{words}طويلة، وأخرى</p></main></html>'
+    )
+    found = page.evaluate(STRANDED_COMMAS)
+    assert found["commas"] == 2
+    assert len(found["stranded"]) == 1
