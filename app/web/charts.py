@@ -252,7 +252,11 @@ def daily_chart(charts: Charts) -> Chart:
     ]
     won = sum(entry[1] for entry in days)
     lost = sum(entry[2] for entry in days)
-    shown = {"won": i18n.number(won), "lost": i18n.number(lost), "num": i18n.number(len(days))}
+    shown = {
+        "wins": ngettext("%(num)s win", "%(num)s wins", won) % {"num": i18n.number(won)},
+        "losses": ngettext("%(num)s loss", "%(num)s losses", lost) % {"num": i18n.number(lost)},
+        "num": i18n.number(len(days)),
+    }
     return for_reader(
         Chart(
             id="per-day",
@@ -261,8 +265,8 @@ def daily_chart(charts: Charts) -> Chart:
             )
             % shown,
             description=ngettext(
-                "%(won)s won and %(lost)s lost over the last %(num)s day (UTC).",
-                "%(won)s won and %(lost)s lost over the last %(num)s days (UTC).",
+                "%(wins)s and %(losses)s over the last %(num)s day (UTC).",
+                "%(wins)s and %(losses)s over the last %(num)s days (UTC).",
                 len(days),
             )
             % shown,

@@ -178,10 +178,9 @@ def describe_hint(game: Game, notation: str | None, sure: bool) -> str:
         return _("No move helps from here.")
     position = game.position
     after = position.play(position.parse_action(notation))
-    words = game.game.describe("move", notation, position, after)
     if sure:
-        return _("Hint: %(move)s.") % {"move": words}
-    return game.game.unsure_hint(words)
+        return game.game.describe("hint", notation, position, after)
+    return game.game.unsure_hint(game.game.describe("move", notation, position, after))
 
 
 def verdict_words(game: Game, answer: Answer | None) -> str:

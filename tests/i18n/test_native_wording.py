@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from gettext import c2py
 
 import pytest
 
 from app import i18n
 from app.games.freecell.rules import parse
 from app.games.freecell.view import FreeCellBoard, FreeCellPlace, board
+from app.games.freecell.words import describe as describe_freecell
 from app.games.montana.view import MontanaCell
 from app.rules.cards import Card
 from app.web.templating import make_templates
@@ -170,3 +172,255 @@ def test_a_card_before_a_postposition_is_named_oblique_in_labels() -> None:
         assert MontanaCell("B9", None, "open", fits=Card(10, "S")).tip == (
             f"الفراغ {FSI}B9{PDI}: يطلب 10 البستوني"
         )
+
+
+# What the second native review (issue 35) asked for, each pinned: a term per concept
+# (locales/GLOSSARY.md), one spelling per word, agreement, the language's own plural forms.
+
+FORBIDDEN = {
+    "hi": [
+        ("स्तर", "a variant is प्रकार, not स्तर (level)"),
+        ("रैंडम", "a random deal is कोई भी डील"),
+        ("गिनी हुई", "numbered deals are क्रमांकित डीलें"),
+        ("माइक्रोसॉफ्ट", "one spelling: माइक्रोसॉफ़्ट"),
+        ("विन्डोज़", "one spelling: विंडोज़"),
+        ("बाकी", "one spelling: बाक़ी"),
+        ("बायीं|दायीं", "one spelling: बाईं, दाईं"),
+        ("तारीख(?!़)", "one spelling: तारीख़"),
+        ("अपने-आप", "one spelling: अपने आप"),
+        ("दोबारा फेंट", "a redeal is फिर से फेंटना"),
+    ],
+    "ar": [
+        ("مستوى|المستوى", "a variant is النوع, not المستوى (a level)"),
+        ("فيز", "a typo: فاز, فزت"),
+        ("نفس اللون|اللون نفسه|حسب اللون", "a suit is الشكل: اللون is red or black"),
+        ("التوزيع رقم", "a deal is التوزيعة"),
+    ],
+}
+
+
+def forms(message: object) -> list[str]:
+    string = message.string  # type: ignore[attr-defined]
+    return [string] if isinstance(string, str) else list(string)
+
+
+@pytest.mark.parametrize("code", ["hi", "ar"])
+def test_no_word_the_review_turned_down(code: str) -> None:
+    problems = []
+    for message in catalogue(code):
+        if not message.id:
+            continue
+        for form in forms(message):
+            for pattern, why in FORBIDDEN[code]:
+                if re.search(pattern, form):
+                    problems.append(f"{why}: {form!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_hindi_says_todays_deal_only_for_today() -> None:
+    """«आज की डील» is today's; the deal of any day is «दिन की डील»."""
+    problems = []
+    for message in catalogue("hi"):
+        source = " ".join([message.id] if isinstance(message.id, str) else message.id)
+        text = " ".join(forms(message))
+        if "आज की डील" in text and "today" not in source.lower():
+            problems.append(f"{source!r} = {text!r}")
+        if re.search(r"\b[Dd]eal of the day\b", source) and "दिन की" not in text:
+            problems.append(f"{source!r} = {text!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_a_typed_space_is_a_space_not_a_gap() -> None:
+    """Montana's gap is रिक्त स्थान; the space a name may hold is स्पेस."""
+    typed = [m for m in catalogue("hi") if isinstance(m.id, str) and re.search(r"\bspaces\b", m.id)]
+    assert typed
+    for message in typed:
+        assert "स्पेस" in message.string and "रिक्त" not in message.string, message.string
+
+
+def test_hindi_wins_agree_in_the_plural() -> None:
+    with i18n.use_locale("hi"):
+        assert "मिली जीतें पहले आती हैं" in i18n.gettext(
+            "Moves are counted as the game counts them: each move and redeal still in force;"
+            " cards that went home by themselves and moves taken back are not counted. Time is"
+            " play time. Wins with no hint and no solution seen come first; the others are"
+            " marked assisted."
+        )
+        assert i18n.gettext("Records show your wins as:").startswith("रिकॉर्ड में आपकी जीतें")
+
+
+HINT_TABLE = """Foundations: H-10 S-10 C-Q D-K
+KC
+KH QS JH
+KS QH JS
+"""
+"""J♥ can go home, to a free cell or an empty column; Q♥ J♠ together onto K♣."""
+
+
+def hint(code: i18n.LocaleCode, table: str, notation: str) -> str:
+    position = parse(table)
+    with i18n.use_locale(code):
+        return describe_freecell(
+            "hint", notation, position, position.play(position.parse_action(notation))
+        )
+
+
+@pytest.mark.parametrize(
+    ("code", "notation", "said"),
+    [
+        ("hi", "2h", "संकेत: J♥ को कॉलम 2 से नींव पर भेजें।"),
+        ("hi", "24", "संकेत: J♥ को कॉलम 2 से कॉलम 4 पर रखें।"),
+        ("hi", "2a", "संकेत: J♥ को कॉलम 2 से फ्री सेल a में रखें।"),
+        ("hi", "31", "संकेत: कॉलम 3 से 2 पत्ते कॉलम 1 पर ले जाएँ।"),
+        ("ar", "2h", f"تلميح: أرسل {FSI}J♥{PDI} من العمود {FSI}2{PDI} إلى الأساس."),
+        ("ar", "31", f"تلميح: انقل ورقتين من العمود {FSI}3{PDI} إلى العمود {FSI}1{PDI}."),
+        ("en", "24", "Hint: J♥ from column 2 to column 4."),
+    ],
+)
+def test_a_hint_is_a_sentence_with_its_verb(
+    code: i18n.LocaleCode, notation: str, said: str
+) -> None:
+    assert hint(code, HINT_TABLE, notation) == said
+
+
+def test_a_montana_hint_and_redeal_in_words() -> None:
+    with i18n.use_locale("hi"):
+        assert (
+            i18n.gettext("Hint: %(card)s to %(cell)s.")
+            % {
+                "card": "Q♠",
+                "cell": "D11",
+            }
+            == "संकेत: Q♠ को D11 में रखें।"
+        )
+        assert (
+            i18n.gettext("redeal 1 of %(total)s") % {"total": "2"}
+            == "पत्ते फिर से फेंटे गए (2 में से पहली बार)"
+        )
+    with i18n.use_locale("ar"):
+        assert (
+            i18n.gettext("redeal 2 of %(total)s") % {"total": "2"} == "إعادة التوزيع الثانية من 2"
+        )
+
+
+@pytest.mark.parametrize(
+    ("won", "lost", "days", "said"),
+    [
+        (3, 6, 30, "3 انتصارات و6 خسارات خلال آخر 30 يومًا (UTC)."),
+        (2, 1, 7, "فوزان وخسارة واحدة خلال آخر 7 أيام (UTC)."),
+        (0, 11, 1, "لا انتصارات و11 خسارة خلال اليوم الأخير (UTC)."),
+    ],
+)
+def test_arabic_counts_wins_and_losses_each_in_its_own_form(
+    won: int, lost: int, days: int, said: str
+) -> None:
+    with i18n.use_locale("ar"):
+        shown = {
+            "wins": i18n.ngettext("%(num)s win", "%(num)s wins", won) % {"num": won},
+            "losses": i18n.ngettext("%(num)s loss", "%(num)s losses", lost) % {"num": lost},
+            "num": days,
+        }
+        assert (
+            i18n.ngettext(
+                "%(wins)s and %(losses)s over the last %(num)s day (UTC).",
+                "%(wins)s and %(losses)s over the last %(num)s days (UTC).",
+                days,
+            )
+            % shown
+            == said
+        )
+
+
+@pytest.mark.parametrize(
+    ("msgid", "arabic"),
+    [
+        ("All records of this deal", "كل الأرقام القياسية لهذه التوزيعة"),
+        ("No deal of the day yesterday.", "لم تكن هناك توزيعة يومية أمس."),
+        ("games won in that time", "الألعاب التي فزت بها خلال تلك المدة"),
+        ("Variant", "النوع"),
+        ("On", "مفعّلة"),  # Motion (الحركة) is the only setting that is on
+    ],
+)
+def test_arabic_wording_of_the_review(msgid: str, arabic: str) -> None:
+    with i18n.use_locale("ar"):
+        assert i18n.gettext(msgid) == arabic
+
+
+def test_arabic_says_the_shared_game_cannot_be_played_from_here() -> None:
+    with i18n.use_locale("ar"):
+        said = i18n.gettext("You are watching a shared game: nothing here can play it.")
+        assert said.endswith("لا يمكنك اللعب فيها من هنا.")
+        assert i18n.pgettext("status", "Won") == "فائزة"
+        assert i18n.pgettext("status", "Lost") == "خاسرة"
+        assert (
+            i18n.ngettext("%(minutes)s min: %(num)s win", "%(minutes)s min: %(num)s wins", 2)
+            % {
+                "minutes": "1–2",
+                "num": 2,
+            }
+            == "1–2 دقيقة: فوزان"
+        )
+        won = i18n.gettext("You won %(name)s #%(deal)s in %(time)s!") % {
+            "name": "فري سيل",
+            "deal": "1",
+            "time": "0:16",
+        }
+        assert won == "فزت بفري سيل \u2066#1\u2069 في \u20660:16\u2069!"
+
+
+def test_arabic_names_a_foreign_name_in_brackets_after_its_own() -> None:
+    with i18n.use_locale("ar"):
+        said = i18n.gettext(
+            "Montana, also called Gaps, Spaces or Addiction, is a patience played on a grid."
+            " The aim is to put every row in order, one suit a row, from 2 on the left to King"
+            " on the right."
+        )
+    assert f"الفراغات ({FSI}Gaps{PDI})" in said
+    assert f"الإدمان ({FSI}Addiction{PDI})" in said
+    assert not re.search(r"[A-Za-z]", re.sub(f"\\({FSI}[^{PDI}]*{PDI}\\)", "", said))
+
+
+NPLURALS = {"hi": 2, "ar": 6}
+ARABIC_PLURALS = (
+    "nplurals=6; plural=n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 :"
+    " n%100>=11 ? 4 : 5;"
+)
+
+
+@pytest.mark.parametrize("code", ["hi", "ar"])
+def test_every_plural_message_fills_all_its_forms(code: str) -> None:
+    messages = catalogue(code)
+    assert messages.num_plurals == NPLURALS[code]
+    if code == "ar":
+        assert messages.plural_forms == ARABIC_PLURALS
+    problems = [
+        repr(m.id[0])
+        for m in messages
+        if m.pluralizable
+        and (len(m.string) != NPLURALS[code] or not all(form.strip() for form in m.string))
+    ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize(
+    ("n", "form"), [(0, 0), (1, 1), (2, 2), (3, 3), (10, 3), (11, 4), (99, 4), (100, 5), (102, 5)]
+)
+def test_arabic_plural_rule_picks_the_right_form(n: int, form: int) -> None:
+    assert catalogue("ar").plural_expr and eval_plural(catalogue("ar").plural_expr, n) == form
+
+
+def eval_plural(expr: str, n: int) -> int:
+    return int(c2py(expr)(n))
+
+
+def test_no_arabic_comma_after_a_break_or_a_space_in_the_catalogue() -> None:
+    """«،» keeps to the word before it: a space or line break before it would let the line
+    break there and strand the comma at the start of the next line."""
+    problems = [
+        form
+        for message in catalogue("ar")
+        if message.id
+        for form in forms(message)
+        if re.search(r"\s،", form)
+    ]
+    assert not problems, "\n".join(problems)

@@ -56,6 +56,8 @@ def describe(kind: str, notation: str, before: FreeCellPosition, after: FreeCell
     shown = isolate(card.symbol) if card else _("a card")
     # A message per kind of target: languages put a card *into* a free cell but *onto* a
     # column with different words (Hindi «फ्री सेल a में», «कॉलम 3 पर»).
+    if kind == "hint":
+        return _hint(move.count, move.target, shown, source, target)
     if move.count > 1:
         words = ngettext(
             "%(num)s card from %(source)s to column %(column)s",
@@ -77,6 +79,29 @@ def describe(kind: str, notation: str, before: FreeCellPosition, after: FreeCell
             "column": target,
         }
     return _("%(move)s (automatic)") % {"move": words} if kind == "auto" else words
+
+
+def _hint(count: int, target_name: str, card: str, source: str, target: str) -> str:
+    """The whole hint, a sentence with its verb (Hindi «… को कॉलम 6 पर रखें।»)."""
+    if count > 1:
+        return ngettext(
+            "Hint: %(num)s card from %(source)s to column %(column)s.",
+            "Hint: %(num)s cards from %(source)s to column %(column)s.",
+            count,
+        ) % {"num": isolate(count), "source": source, "column": target}
+    if target_name == HOME:
+        return _("Hint: %(card)s home from %(source)s.") % {"card": card, "source": source}
+    if target_name in ALL_CELL_NAMES:
+        return _("Hint: %(card)s from %(source)s to free cell %(cell)s.") % {
+            "card": card,
+            "source": source,
+            "cell": target,
+        }
+    return _("Hint: %(card)s from %(source)s to column %(column)s.") % {
+        "card": card,
+        "source": source,
+        "column": target,
+    }
 
 
 def room(free_cells: int, empty_columns: int, other: bool = False) -> str:

@@ -31,15 +31,28 @@ def describe(kind: str, notation: str, before: MontanaPosition, after: MontanaPo
     """Say what a move or redeal did: ``8♣ to B7``, ``redeal 1 of 2``."""
     action = before.parse_action(notation)
     if isinstance(action, MontanaMove):
-        return _("%(card)s to %(cell)s") % {
-            "card": isolate(action.card.symbol),
-            "cell": isolate(cell_name(action.cell)),
-        }
+        shown = {"card": isolate(action.card.symbol), "cell": isolate(cell_name(action.cell))}
+        if kind == "hint":
+            # The whole hint, a sentence with its verb (Hindi «… को D11 में रखें।»).
+            return _("Hint: %(card)s to %(cell)s.") % shown
+        return _("%(card)s to %(cell)s") % shown
     total = after.redeals_done + after.redeals_left
-    return _("redeal %(num)s of %(total)s") % {
+    return _redeal_words(after.redeals_done) % {
         "num": isolate(after.redeals_done),
         "total": isolate(total),
     }
+
+
+def _redeal_words(done: int) -> str:
+    """``redeal %(num)s of %(total)s``, a message per redeal so that a language can say
+    "the first", "the second" (Hindi «2 में से पहली बार», Arabic «الأولى»)."""
+    ordinal = {
+        1: _("redeal 1 of %(total)s"),
+        2: _("redeal 2 of %(total)s"),
+        3: _("redeal 3 of %(total)s"),
+        4: _("redeal 4 of %(total)s"),
+    }
+    return ordinal.get(done) or _("redeal %(num)s of %(total)s")
 
 
 def standing(position: Position) -> str:
