@@ -78,7 +78,13 @@ def refusal_words(refusal: names.NameRefused) -> str:
     if refusal.problem == "long":
         return _("A name has at most %(max)d characters.") % {"max": names.MAX_LENGTH}
     if refusal.problem == "taken":
-        return _("Another player has this name: choose another.")
+        return _("Another player has this name, or one that looks the same: choose another.")
+    if refusal.problem == "marks":
+        return _(
+            "A letter in a name carries at most %(max)d accents or marks, never the same one twice."
+        ) % {"max": names.MOST_MARKS}
+    if refusal.problem == "site":
+        return _("This name looks like one of the site's own words: choose another.")
     return _("A name may hold only letters, digits, spaces and the marks - _ . ' (no other signs).")
 
 
