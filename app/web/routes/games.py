@@ -374,11 +374,11 @@ def restart_game(
 
 @router.get("/{game_id}/replay", name="game_replay", dependencies=[Depends(limited("replay"))])
 def game_replay(
-    request: Request, db: DatabaseDep, game_id: str, step: Annotated[int, Query(le=MAX_PAGE)] = -1
+    request: Request, db: DatabaseDep, game_id: str, step: Annotated[int, Query(le=MAX_PAGE)] = 0
 ) -> Response:
-    """Step through the history from the deal, a window of steps at a time; every step is a
-    plain link."""
-    steps = service.replay_window(db=db, game_id=game_id, step=None if step < 0 else step)
+    """Step through the history from the deal (where it opens), a window of steps at a
+    time; every step is a plain link."""
+    steps = service.replay_window(db=db, game_id=game_id, step=max(step, 0))
     url = paths(request).path_for(request, "game_replay", game_id=game_id)
     return steps_page(request, steps, url)
 
