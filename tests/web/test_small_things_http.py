@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from app.games.freecell.words import REFUSALS
 from app.i18n import use_locale
+from app.rules.protocol import Answer
 from tests.web.helpers import HX, act, start
 
 
@@ -53,3 +54,73 @@ def test_refusals_name_places_as_the_table_shows_them(
 ) -> None:
     with use_locale("en"):
         assert REFUSALS[code](params) == words
+
+
+# -- a solution with no winning line ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ar"])
+def test_a_solution_with_no_winning_line_says_so_without_steps(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    client.cookies.set("lang", language)
+    game_id = start(client, "freecell", "11982")
+    solvers = client.app.state.solvers  # type: ignore[attr-defined]
+    monkeypatch.setattr(solvers, "ask", lambda job, wait: Answer("unsolvable", (), 1000, 0.5))
+    for headers in ({}, HX):
+        page = client.get(f"/games/{game_id}/solution", headers=headers)
+        assert page.status_code == 200
+        title = {"en": "No winning line", "hi": "कोई जिताने वाला चाल-क्रम नहीं"}
+        title["ar"] = "لا يوجد تسلسل نقلات فائز"
+        assert f'<h1 id="replay-title">{title[language]}:' in page.text
+        assert 'class="replay-controls"' not in page.text  # no empty step controls
+        assert 'id="replay-step"' not in page.text and "replay-list" not in page.text
+        assert "0/0" not in page.text
+        assert 'id="board"' in page.text  # the position it is about, still shown
+    english = TestClient(client.app).get(f"/games/{game_id}/solution").text
+    assert "No line wins from here." in english
+    assert "<title>No winning line · FreeCell" in english
+
+
+def test_a_solution_that_wins_keeps_its_steps(client: TestClient) -> None:
+    page = client.get(f"/games/{start(client, 'freecell', '1')}/solution").text
+    assert "Solution: FreeCell" in page and 'class="replay-controls"' in page
+
+
+# -- the watch page, the daily page, the charts -----------------------------------------------
+
+
+def test_the_watch_pages_notice_comes_before_the_table(client: TestClient) -> None:
+    game_id = start(client, "freecell", "1")
+    client.post(f"/games/{game_id}/share")
+    token = re.search(r"/watch/([\w-]{24})", client.get(f"/games/{game_id}/share").text)
+    assert token
+    page = client.get(f"/watch/{token.group(1)}").text
+    notice = page.index('class="watch-note"')
+    assert notice < page.index('class="replay-controls"') < page.index('id="board"')
+    assert page.index("</header>") < notice
+
+
+def test_the_daily_tables_are_laid_out_in_a_grid(client: TestClient) -> None:
+    page = client.get("/daily").text
+    grid = page.index('<div class="daily-grid">')
+    tables = [m.start() for m in re.finditer(r'class="panel daily-table"', page)]
+    assert len(tables) >= 2 and all(at > grid for at in tables)
+    assert page.index('id="yesterday"') > tables[-1]
+
+
+def test_the_charts_open_on_the_players_most_played_game(client: TestClient) -> None:
+    for deal in ("1", "2", "3"):
+        act(client, start(client, "freecell", deal, variant="bakers"), "resign", 0)
+    act(client, start(client, "montana", "1"), "resign", 0)
+    page = client.get("/stats").text
+    assert "Charts: FreeCell Baker&#39;s Game · you" in page
+    chosen = re.search(r'<a href="\?game=([\w-]+)"[^>]*aria-current="page">', page)
+    assert chosen and chosen.group(1) == "freecell-bakers"
+    # Asked for, another game still opens; a new visitor gets the first game.
+    assert (
+        'href="?game=montana-expert" aria-current="page"'
+        in client.get("/stats?game=montana-expert").text
+    )
+    fresh = TestClient(client.app).get("/stats").text
+    assert "Charts: Montana Expert · everyone" in fresh
