@@ -124,3 +124,31 @@ def test_the_charts_open_on_the_players_most_played_game(client: TestClient) -> 
     )
     fresh = TestClient(client.app).get("/stats").text
     assert "Charts: Montana Expert · everyone" in fresh
+
+
+# -- where a held card can go ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("language", "alone", "either"),
+    [
+        ("en", "Holding A♠: it can go home.", "Holding A♠: it can go to a free cell or home."),
+        (
+            "hi",
+            "हाथ में A♠ है: इसे नींव पर रखा जा सकता है।",
+            "हाथ में A♠ है: इसे किसी फ्री सेल में या नींव पर रखा जा सकता है।",
+        ),
+    ],
+)
+def test_a_card_that_can_go_home_can_go_home(
+    client: TestClient, language: str, alone: str, either: str
+) -> None:
+    client.cookies.set("lang", language)
+    client.post("/settings", data={"auto_moves": "off"})  # the ace stays where it is
+    game_id = start(client, "freecell", "2", variant="cells-1")  # column 1 ends in A♠
+    held = client.get(f"/games/{game_id}", params={"sel": "1"}).text
+    assert either in held.replace("<bdi>", "").replace("</bdi>", "")
+    act(client, game_id, "2a", 0)  # the one free cell taken: home is the only place
+    held = client.get(f"/games/{game_id}", params={"sel": "1"}).text
+    assert alone in held.replace("<bdi>", "").replace("</bdi>", "")
+    assert "go to home" not in held

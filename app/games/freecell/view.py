@@ -337,20 +337,21 @@ def _destinations(
     columns: list[FreeCellPlace], cells: list[FreeCellPlace], home: str | None
 ) -> str:
     """Where the held cards can go, in words: the columns, a free cell, home, each with
-    its own postposition where the language wants one (Hindi «कॉलम 3 पर, किसी फ्री सेल में
-    या नींव पर»), joined as the language says "or"."""
+    its own preposition (English "to column 3", but "home": "it can go home") or
+    postposition (Hindi «कॉलम 3 पर, किसी फ्री सेल में या नींव पर»), joined as the
+    language says "or"."""
     places = [
         # TRANSLATORS: where the held cards can go ("Holding 7♣: it can go
-        # to column 3, a free cell or home"), each place with its own
-        # postposition (Hindi «कॉलम %(col)s पर»).
-        pgettext("destination", "column %(col)s") % {"col": shown_name(place.name)}
+        # to column 3, to a free cell or home"), each place with its own
+        # preposition or postposition (Hindi «कॉलम %(col)s पर»).
+        pgettext("destination", "to column %(col)s") % {"col": shown_name(place.name)}
         for place in columns
         if place.action
     ]
     if any(place.action for place in cells):
         # TRANSLATORS: where the held cards can go, with its postposition
         # (Hindi «किसी फ्री सेल में»).
-        places.append(pgettext("destination", "a free cell"))
+        places.append(pgettext("destination", "to a free cell"))
     if home:
         # TRANSLATORS: the foundations, where the held cards can go, with
         # its postposition (Hindi «नींव पर»).
