@@ -7,7 +7,7 @@ the site's own words): a name the rules now refuse, or that looks like the name 
 who was there before (by creation, then id), is cleared, and its player is anonymous until
 they choose another. Downgrading folds the kept names again as before.
 
-Revision ID: 0013
+Revision ID: 0013_names
 Revises: 0012
 Create Date: 2026-12-03
 """
@@ -19,7 +19,7 @@ import unicodedata
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0013"
+revision = "0013_names"
 down_revision = "0012"
 branch_labels = None
 depends_on = None
