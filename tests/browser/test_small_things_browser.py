@@ -84,7 +84,7 @@ def contrast(first: str, second: str) -> float:
 @pytest.mark.parametrize(
     ("kind", "card", "height", "bigger"),
     [
-        ("freecell", "#board .fc-card", 800, 1.2),
+        ("freecell", "#board .fc-card", 800, 1.08),
         ("montana", "#board [data-cell]", 720, 1.08),
     ],
 )
