@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev chromium fonts postgres redis fc-solve fc-solve-if-possible wrk lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev icu chromium fonts postgres redis fc-solve fc-solve-if-possible wrk lint typecheck imports pytest bench messages clean
 
 run: install fc-solve-if-possible
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
@@ -17,11 +17,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# PyICU (names' confusable skeletons, Unicode TR39) builds against Debian's ICU.
+icu:
+	@pkg-config --exists icu-i18n 2>/dev/null && command -v g++ >/dev/null 2>&1 || { \
+	  echo "Installing Debian's libicu-dev, pkg-config and g++ to build PyICU"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++; }
+
+$(VENV)/.installed: pyproject.toml | icu $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml | icu $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 

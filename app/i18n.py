@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import io
+import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -34,7 +35,7 @@ from babel.dates import format_skeleton, get_datetime_format
 from babel.lists import format_list
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_group_symbol
 from babel.support import Translations
 
 from app.config import ROOT
@@ -205,8 +206,75 @@ def isolate(text: object) -> str:
 
 
 def number(value: int | float) -> str:
-    """A number in the active locale's style (Latin digits in all three languages)."""
+    """A number in the active locale's style (Latin digits in all three languages).
+
+    Babel formats through ``decimal`` with 28 digits of precision: a number read from a
+    player is cut by :func:`whole_number` before it gets here."""
     return format_decimal(value, locale=babel_locale())
+
+
+MOST_DIGITS: Final = 18
+"""Digits a number typed by a player may have (leading zeros aside): far beyond any deal
+or page, and far within what Babel can format and a database column can hold."""
+GROUP_SEPARATORS: Final = frozenset(",_\u066c")
+"""Digit-group separators read in every language besides the reader's own (Babel's): the
+comma, the underscore, the Arabic thousands separator (U+066C); spaces of any kind too."""
+
+NumberProblem = Literal["shape", "long"]
+
+
+class NotANumber(ValueError):
+    """Text that is no whole number (``shape``: a sign, a point, an exponent, a letter),
+    or one with more digits than asked for (``long``)."""
+
+    def __init__(self, problem: NumberProblem) -> None:
+        super().__init__(f"not a whole number: {problem}")
+        self.problem = problem
+
+
+def whole_number(text: str, *, most_digits: int = MOST_DIGITS) -> int | None:
+    """A whole number as a reader types it; None when nothing (or only spaces) was typed.
+
+    Spaces around and inside it and digit groups are fine (the reader's language's
+    separator, a comma, ``_``, the Arabic U+066C), and so are the reader's own digits:
+    Devanagari (U+0966-U+096F), Arabic-Indic (U+0660-U+0669), any decimal digit of
+    Unicode. A sign, a decimal point, an exponent or any other character raises
+    :class:`NotANumber` (``shape``), and so do more than ``most_digits`` digits
+    (``long``), before any arithmetic or formatting.
+
+    >>> whole_number(" 17 "), whole_number("1,000"), whole_number("")
+    (17, 1000, None)
+    >>> with use_locale("hi"):  # 10,00,000 in Devanagari digits
+    ...     whole_number("\u0967\u0966,\u0966\u0966,\u0966\u0966\u0966")
+    1000000
+    >>> with use_locale("ar"):  # 1٬000 in Arabic-Indic digits
+    ...     whole_number("\u0661\u066c\u0660\u0660\u0660")
+    1000
+    >>> whole_number("1e5")
+    Traceback (most recent call last):
+    ...
+    app.i18n.NotANumber: not a whole number: shape
+    >>> whole_number("9" * 26)
+    Traceback (most recent call last):
+    ...
+    app.i18n.NotANumber: not a whole number: long
+    """
+    separators = GROUP_SEPARATORS | {get_group_symbol(babel_locale())}
+    digits: list[str] = []
+    for character in text:
+        if character.isspace() or character in separators:
+            continue
+        if unicodedata.category(character) != "Nd":  # not ², nor ½, nor a sign
+            raise NotANumber("shape")
+        digits.append(str(unicodedata.decimal(character)))
+    if not digits:
+        if text.strip():
+            raise NotANumber("shape")  # separators alone
+        return None
+    significant = "".join(digits).lstrip("0") or "0"
+    if len(significant) > most_digits:
+        raise NotANumber("long")
+    return int(significant)
 
 
 def percent(fraction: float, digits: int = 0) -> str:

@@ -26,7 +26,7 @@ KeepExtension.verify = True
 SKIPPED_LANES: list[str] = []
 FAST = {
     f"rate_limit_{cost}{who}": "100000/second"
-    for cost in ("", "search_", "new_game_", "replay_", "new_player_")
+    for cost in ("", "search_", "new_game_", "replay_", "write_", "new_player_")
     for who in ("player", "address")
 }
 """Tests play far faster than people: the rate limits have tests of their own."""

@@ -1,24 +1,43 @@
 """Display names: what the records show instead of "anonymous", if a player wants one.
 
-A name is 1 to 24 characters once trimmed (runs of spaces count as one), written in
-letters (of any script, with their marks), digits, spaces and ``-_.'``, with at least one
-letter or digit; so no control, format or bidi-override character can be in one, nor an
-invisible one (Unicode's default-ignorable code points, such as the Hangul fillers that
-are letters by category). Two players cannot have names that differ only in case (a
-unique index on the case-folded name holds it in the database).
+A name is kept NFKC-normalised (``Ada`` typed in fullwidth letters, or with a
+mathematical bold A, is ``Ada``), 1 to 24 characters once trimmed (runs of spaces count
+as one), written in letters (of any script, with their marks), digits, spaces and
+``-_.'``, with at least one letter or digit; so no control, format or bidi-override
+character can be in one, nor an invisible one (Unicode's default-ignorable code points,
+such as the Hangul fillers that are letters by category). A letter carries at most
+:data:`MOST_MARKS` combining marks, never the same one twice in a row (no stacks of
+accents drawn over the row above).
+
+No name can pass for another: two names are the same name when their confusable
+skeletons (Unicode TR39, computed by ICU's spoof checker) of the case-folded text are
+equal, so ``Ada`` with Cyrillic As is ``Ada``, and ``ADA`` is too; a unique index on a
+digest of the skeleton holds it in the database. Nor can a name pass for the site's own
+words: the records' "anonymous" and "Player", in every language the site speaks.
 """
 
 from __future__ import annotations
 
+import hashlib
 import unicodedata
+from functools import cache
 from typing import Final, Literal
 
+import icu
+
+from app import i18n
 from app.service.model import utcnow
 from app.store import Conflict, Database, queries, records
 from app.store.ids import new_player_id
 from app.store.models import PlayerRecord
 
 MAX_LENGTH: Final = 24
+MOST_MARKS: Final = 3
+"""Combining marks one letter may carry: a Hindi syllable takes two (हूँ), Arabic a
+shadda and a vowel (مَّ); more is a stack drawn over the text around it."""
+SITE_WORDS: Final = ("anonymous", "Player")
+"""Messages the records show beside or instead of names: no name may look like one of
+them in any of the site's languages."""
 PUNCTUATION: Final = frozenset(" -_.'")
 INVISIBLE: Final = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
@@ -31,8 +50,9 @@ INVISIBLE: Final = (
 drawn as nothing. Some are letters or marks by category (the Hangul fillers U+115F,
 U+1160, U+3164, U+FFA0; the variation selectors), so the categories alone let them in."""
 
-Problem = Literal["blank", "empty", "long", "characters", "taken"]
-"""``blank``: nothing typed (or only spaces); ``empty``: no letter or digit."""
+Problem = Literal["blank", "empty", "long", "characters", "marks", "taken", "site"]
+"""``blank``: nothing typed (or only spaces); ``empty``: no letter or digit; ``marks``:
+too many combining marks on one letter; ``site``: looks like one of the site's words."""
 
 
 class NameRefused(ValueError):
@@ -44,14 +64,16 @@ class NameRefused(ValueError):
 
 
 def normal(text: str) -> str:
-    """The name as kept: NFC, trimmed, inner runs of spaces as one; raise
+    """The name as kept: NFKC, trimmed, inner runs of spaces as one; raise
     :class:`NameRefused` when it breaks a rule.
 
     >>> normal("  Ada   Lovelace ")
     'Ada Lovelace'
     >>> normal("अनु")
     'अनु'
-    >>> normal("a\\u202eb")
+    >>> normal("\uff21\uff44\uff41")  # fullwidth
+    'Ada'
+    >>> normal("a\u202eb")
     Traceback (most recent call last):
     ...
     app.service.names.NameRefused: display name refused: characters
@@ -59,19 +81,42 @@ def normal(text: str) -> str:
     Traceback (most recent call last):
     ...
     app.service.names.NameRefused: display name refused: empty
+    >>> normal("b" + "\u0301\u0302\u0303\u0304")
+    Traceback (most recent call last):
+    ...
+    app.service.names.NameRefused: display name refused: marks
     """
     if blank(text):
         raise NameRefused("blank")
-    name = " ".join(part for part in unicodedata.normalize("NFC", text).split(" ") if part)
+    name = " ".join(part for part in unicodedata.normalize("NFKC", text).split(" ") if part)
     if len(name) > MAX_LENGTH:
         raise NameRefused("long")
     if not all(_allowed(character) for character in name):
         raise NameRefused("characters")
     if unicodedata.category(name[0]).startswith("M"):
         raise NameRefused("characters")  # a mark must follow a letter
+    if _stacked(name):
+        raise NameRefused("marks")
     if not any(_letter_or_digit(character) for character in name):
         raise NameRefused("empty")
+    if key(name) in _site_keys():
+        raise NameRefused("site")
     return name
+
+
+def _stacked(name: str) -> bool:
+    """More than :data:`MOST_MARKS` combining marks on a letter, or one mark twice in a
+    row (the letters decomposed: a precomposed letter's own marks count too)."""
+    run, previous = 0, ""
+    for character in unicodedata.normalize("NFD", name):  # é and a second acute: two
+        if unicodedata.category(character).startswith("M"):
+            run += 1
+            if run > MOST_MARKS or character == previous:
+                return True
+        else:
+            run = 0
+        previous = character
+    return False
 
 
 def blank(text: str) -> bool:
@@ -97,8 +142,34 @@ def _invisible(character: str) -> bool:
 
 
 def key(name: str) -> str:
-    """What two names must not share: the name case-folded."""
-    return unicodedata.normalize("NFC", name.casefold())
+    """What two names must not share: a digest of the confusable skeleton (Unicode TR39)
+    of the name case-folded and NFKC-normalised, so ``Ada``, ``ADA`` and ``Ada`` with
+    Cyrillic As share one. A digest, because a skeleton can be several times longer than the name
+    (a Hangul syllable's is seven letters).
+
+    >>> key("Ada") == key("ADA") == key("\u0410d\u0430") == key("\U0001d400da")
+    True
+    >>> key("Ada") == key("Ida")
+    False
+    """
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    skeleton = _spoof_checker().getSkeleton(0, folded)
+    return hashlib.sha256(skeleton.encode()).hexdigest()
+
+
+@cache
+def _spoof_checker() -> icu.SpoofChecker:
+    return icu.SpoofChecker()
+
+
+@cache
+def _site_keys() -> frozenset[str]:
+    """The keys of the site's own words in every language it speaks."""
+    words: set[str] = set()
+    for code in i18n.LOCALES:
+        with i18n.use_locale(code):
+            words.update(i18n.gettext(word) for word in SITE_WORDS)
+    return frozenset(key(word) for word in words)
 
 
 def name(*, db: Database, player_id: str | None) -> str | None:

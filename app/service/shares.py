@@ -3,7 +3,9 @@ which can neither play it nor find the game's own address.
 
 A link has its own token (144 random bits, as a game's id, never derived from it); a game
 has at most one link in force; whoever holds the game's address (its key) can make one
-and revoke it. A revoked link is kept, and stays dead.
+and revoke it. A revoked link stays dead. A game keeps at most :data:`MOST_LINKS` links:
+the one in force and the most recently revoked; an older revoked one is deleted when a
+new link is made (it answers as it did, "not valid", its token never made again).
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from app.store import Database, records
 
 TOKEN_BYTES: Final = 18
 TOKEN_SHAPE: Final = re.compile(r"[A-Za-z0-9_-]{24}")
+MOST_LINKS: Final = 10
+"""Watch links one game keeps (made and revoked again and again, rows would pile up)."""
 
 
 class WatchNotFound(LookupError):
@@ -40,6 +44,7 @@ def share(*, db: Database, game_id: str, now: datetime | None = None) -> str:
         if found is not None:
             return found.token
         token = secrets.token_urlsafe(TOKEN_BYTES)
+        records.prune_shares(session, game_id, keep=MOST_LINKS - 1)
         records.add_share(session, token, game_id, now or utcnow())
         return token
 

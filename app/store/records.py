@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any, Final, Literal, cast
 
-from sqlalchemy import ColumnElement, Select, Table, bindparam, func, select, update
+from sqlalchemy import ColumnElement, Select, Table, bindparam, delete, func, select, update
 from sqlalchemy.orm import Session
 
 from app.store.models import DAILY, WON, GameRecord, PlayerRecord, ShareRecord
@@ -197,6 +197,25 @@ def shared_game(session: Session, token: str) -> GameRecord | None:
 
 def add_share(session: Session, token: str, game_id: str, now: datetime) -> None:
     session.add(ShareRecord(token=token, game_id=game_id, created_at=now))
+
+
+def prune_shares(session: Session, game_id: str, keep: int) -> int:
+    """Delete the game's revoked links but the ``keep`` most recently revoked; how many
+    went. A deleted link answers as a revoked one does (its token is never made again)."""
+    kept = (
+        select(ShareRecord.token)
+        .where(ShareRecord.game_id == game_id, ShareRecord.revoked_at.is_not(None))
+        .order_by(ShareRecord.revoked_at.desc(), ShareRecord.created_at.desc())
+        .limit(keep)
+    )
+    result = session.execute(
+        delete(ShareRecord).where(
+            ShareRecord.game_id == game_id,
+            ShareRecord.revoked_at.is_not(None),
+            ShareRecord.token.not_in(kept),
+        )
+    )
+    return int(result.rowcount)  # type: ignore[attr-defined]
 
 
 def revoke_shares(session: Session, game_id: str, now: datetime) -> int:

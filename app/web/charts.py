@@ -35,6 +35,8 @@ PLOT_H: Final = HEIGHT - TOP - BOTTOM
 class Tick:
     at: float
     label: str
+    day: str = ""
+    """The ISO date a day's label names (Babel wrote it from CLDR)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +119,7 @@ def mirrored(chart: Chart) -> Chart:
     )
     return replace(
         chart,
-        x_ticks=[Tick(flip(tick.at), tick.label) for tick in chart.x_ticks],
+        x_ticks=[Tick(flip(tick.at), tick.label, tick.day) for tick in chart.x_ticks],
         bars=[replace(bar, x=flip(bar.x) - bar.width) for bar in chart.bars],
         dots=points,
         line=line,
@@ -246,7 +248,7 @@ def daily_chart(charts: Charts) -> Chart:
         title = ngettext("%(day)s: %(num)s lost", "%(day)s: %(num)s lost", lost) % shown
         bars.append(Bar(x, lost_top, slot * 0.7, won_top - lost_top, "bar-loss", title))
     x_ticks = [
-        Tick(LEFT + (i + 0.5) * slot, _day(day))
+        Tick(LEFT + (i + 0.5) * slot, _day(day), day)
         for i, (day, _won, _lost) in enumerate(days)
         if i % 7 == 3  # a week apart (days 4, 11, 18, 25): room for a month's full name
     ]

@@ -40,6 +40,8 @@ def too_many_words(cost: Cost) -> str:
         return _("That was a lot of questions to the solver at once: ask again in a moment.")
     if cost == "new_game":
         return _("That was a lot of new games at once: wait a moment, then start one.")
+    if cost == "write":
+        return _("That was a lot of changes at once: wait a moment, then try again.")
     return _("That was a lot of moves at once: wait a moment, then carry on.")
 
 

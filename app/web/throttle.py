@@ -5,6 +5,8 @@
 - ``new_game``: new games (each one a row, and a new player for a browser without one);
 - ``replay``: replays and the history export, whose cost grows with a game's history,
   however bounded each answer is (the position export reads one row: not counted);
+- ``write``: the other writes, each a row or a row changed: watch links made and
+  revoked, display names kept (a person does a few a minute);
 - ``player``: players made (a row each), for a browser without a cookie that has
   something to be remembered (per address: such a browser has no player yet).
 
@@ -32,7 +34,7 @@ from limits.util import WindowStats
 from app.config import Settings
 from app.web.players import current_player
 
-Cost = Literal["action", "search", "new_game", "replay", "player"]
+Cost = Literal["action", "search", "new_game", "replay", "write", "player"]
 logger = logging.getLogger("solitaire.throttle")
 
 REFUSAL_DELAY: Final = 1.0
@@ -120,6 +122,10 @@ class Throttle:
             "replay": (
                 parse(settings.rate_limit_replay_player),
                 parse(settings.rate_limit_replay_address),
+            ),
+            "write": (
+                parse(settings.rate_limit_write_player),
+                parse(settings.rate_limit_write_address),
             ),
             "player": (
                 parse(settings.rate_limit_new_player_address),

@@ -246,14 +246,15 @@ def test_my_games_lists_the_finished_and_unfinished_games(player: Page, played: 
             "href", re.compile(f"{path}/replay$")
         )
 
-    # "Continue" opens the unfinished game; "Replay" opens a finished one at its last step.
+    # "Continue" opens the unfinished game; "Replay" opens a finished one at its deal.
     first.get_by_role("link", name="Continue").click()
     expect(page).to_have_url(re.compile(f"{played.unfinished}$"))
     expect(page.locator("#game-title")).to_contain_text("Montana #2")
     page.go_back()
     montana_row.get_by_role("link", name="Replay").click()
     expect(page).to_have_url(re.compile(f"{played.montana}/replay$"))
-    expect(page.locator(".replay-now")).to_have_text(MONTANA_STEPS[-1])
+    expect(page.locator(".replay-now")).to_have_text(THE_DEAL)
+    expect(page.locator("#replay .status")).to_contain_text("0/3")
 
     # The filter form narrows the list.
     page.goto("/games")
@@ -344,6 +345,9 @@ def test_replay_with_the_keyboard_and_autoplay(player: Page, played: Played) -> 
     page.goto(f"{played.montana}/replay")
     replay = page.locator("#replay")
     now = page.locator(".replay-now")
+    expect(replay).to_have_attribute("data-step", "0")  # a replay opens at the deal
+    expect(now).to_have_text(THE_DEAL)
+    page.goto(f"{played.montana}/replay?step=3")
     expect(replay).to_have_attribute("data-step", "3")
     expect(now).to_have_text(MONTANA_STEPS[2])
     expect(page.locator("#replay .status")).to_contain_text("3/3")
@@ -474,7 +478,7 @@ def test_replay_and_filters_work_without_javascript(no_js: Page, played: Played)
     expect(page).to_have_url(re.compile(r"/games\?game=freecell&status=$"))
     assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay"]]
     page.get_by_role("link", name="Replay").click()
-    expect(page.locator(".replay-now")).to_have_text(FREECELL_STEPS[5])
+    expect(page.locator(".replay-now")).to_have_text(THE_DEAL)  # a replay opens at the deal
 
     assert not shown, f"shown without JavaScript although marked hidden: {shown}"
 

@@ -78,7 +78,8 @@ class Scanner(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         foreign = "lang" in values and tag != "html"  # a language named in itself
-        skip = tag in SKIPPED_TAGS or foreign
+        dated = "data-date" in values  # a chart's day, written by Babel (SVG has no <time>)
+        skip = tag in SKIPPED_TAGS or foreign or dated
         if not self._skipping() and not skip:
             for name in CHECKED_ATTRIBUTES:
                 value = values.get(name)

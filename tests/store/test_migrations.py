@@ -11,6 +11,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import CheckConstraint, create_engine, inspect, text
 from sqlalchemy.exc import IntegrityError
 
+from app.service import names
 from app.store.migrate import alembic_config, upgrade
 from app.store.models import Base
 
@@ -326,3 +327,44 @@ def test_the_auto_home_switch_becomes_its_mode_and_back(database_url: str) -> No
         assert [(row.id, bool(row.auto_moves)) for row in rows] == [("off", False), ("on", True)]
     engine.dispose()
     upgrade(database_url)
+
+
+def test_names_become_unique_by_their_skeleton(database_url: str) -> None:
+    """0012 to 0013, on either database: kept names are keyed by their confusable
+    skeleton; a name that looks like an earlier player's, or one the rules now refuse, is
+    cleared; a fullwidth name is kept as NFKC. Down again, the keys are the folded names."""
+    command.downgrade(alembic_config(database_url), "0012")
+    engine = create_engine(database_url)
+    named = {
+        "p1": ("Ada", "ada", "2026-12-01 12:00:00+00:00"),
+        "p2": ("\u0410d\u0430", "\u0430d\u0430", "2026-12-01 12:00:01+00:00"),  # Cyrillic As
+        "p3": ("anonym\u043eus", "anonym\u043eus", "2026-12-01 12:00:02+00:00"),  # a Cyrillic o
+        "p4": ("\uff22\uff45\uff4e", "\uff42\uff45\uff4e", "2026-12-01 12:00:03+00:00"),
+        "p5": ("b" + "\u0301" * 23, "b" + "\u0301" * 23, "2026-12-01 12:00:04+00:00"),
+    }
+    try:
+        with engine.begin() as connection:
+            for player_id, (name, key, when) in named.items():
+                connection.execute(
+                    text(
+                        "INSERT INTO players (id, created_at, name, name_key)"
+                        " VALUES (:id, :when, :name, :key)"
+                    ),
+                    {"id": player_id, "when": when, "name": name, "key": key},
+                )
+        select = text("SELECT id, name, name_key FROM players WHERE id LIKE 'p_' ORDER BY id")
+        upgrade(database_url)
+        with engine.connect() as connection:
+            rows = {row[0]: (row[1], row[2]) for row in connection.execute(select)}
+        assert rows["p1"] == ("Ada", names.key("Ada"))
+        assert rows["p2"] == (None, None)  # looks like Ada, who came first
+        assert rows["p3"] == (None, None)  # looks like the records' "anonymous"
+        assert rows["p4"] == ("Ben", names.key("Ben"))
+        assert rows["p5"] == (None, None)  # a stack of marks
+        command.downgrade(alembic_config(database_url), "0012")
+        with engine.connect() as connection:
+            rows = {row[0]: (row[1], row[2]) for row in connection.execute(select)}
+        assert rows["p1"] == ("Ada", "ada") and rows["p4"] == ("Ben", "ben")
+    finally:
+        engine.dispose()
+        upgrade(database_url)

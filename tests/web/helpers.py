@@ -9,6 +9,12 @@ import httpx
 from fastapi.testclient import TestClient
 
 HX: Final = {"HX-Request": "true"}
+DEVANAGARI: Final = str.maketrans("0123456789", "".join(map(chr, range(0x966, 0x970))))
+ARABIC_INDIC: Final = str.maketrans(
+    "0123456789,", "".join(map(chr, range(0x660, 0x66A))) + "\u066c"
+)
+"""``"1,000".translate(ARABIC_INDIC)``: a number in the digits (and digit groups) a Hindi or
+an Arabic reader may type."""
 GAME_URL: Final = re.compile(r"/games/([\w-]+)$")
 
 

@@ -71,9 +71,12 @@ def test_replay_steps_through_the_history(client: TestClient) -> None:
     game_id = start(client)
     for version, action in enumerate(["5H C4", "6S A13", "undo", "redeal"]):
         act(client, game_id, action, version)
-    page = client.get(f"/games/{game_id}/replay")
-    assert page.status_code == 200
-    assert page.text.startswith("<!doctype html>")
+    opened = client.get(f"/games/{game_id}/replay")
+    assert opened.status_code == 200
+    assert opened.text.startswith("<!doctype html>")
+    assert "0/4" in opened.text  # a replay opens at the deal
+    assert "The deal, before the first move." in opened.text
+    page = client.get(f"/games/{game_id}/replay?step=4")
     assert "4/4" in page.text
     assert "redeal 1 of 2" in page.text
     # A redeal and an undo are said in words alone; a move shows its notation beside them.

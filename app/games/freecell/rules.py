@@ -122,6 +122,21 @@ ALL_COLUMN_NAMES: Final[tuple[ColumnName, ...]] = (
 """The most columns a variant has, left to right (Seahaven's tenth is ``0``)."""
 ALL_CELL_NAMES: Final[tuple[CellName, ...]] = ("a", "b", "c", "d", "e", "f", "g", "i")
 """The most free cells a variant has (``h`` is home, so Eight Off's eighth is ``i``)."""
+SHOWN_NAMES: Final[dict[str, str]] = {"i": "h", "0": "10"}
+"""The places whose name people read differently from the notation's one key: Eight Off's
+free cells are lettered a to h on the table and in words (``i`` only in notation, where
+``h`` is home), and Seahaven's tenth column is ``10`` (``0`` in notation)."""
+
+
+def shown_name(place: str) -> str:
+    """A column's or free cell's name as the table and its words show it.
+
+    >>> shown_name("i"), shown_name("0"), shown_name("3")
+    ('h', '10', '3')
+    """
+    return SHOWN_NAMES.get(place, place)
+
+
 COLUMN_NAMES: Final = ALL_COLUMN_NAMES[:8]
 """Standard FreeCell's columns (a position's own: ``position.variant.column_names``)."""
 CELL_NAMES: Final = ALL_CELL_NAMES[:4]

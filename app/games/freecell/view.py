@@ -12,7 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, NamedTuple, cast
 
-from app.games.freecell.rules import ALL_CELL_NAMES, ALL_COLUMN_NAMES, HOME, FreeCellPosition
+from app.games.freecell.rules import (
+    ALL_CELL_NAMES,
+    ALL_COLUMN_NAMES,
+    HOME,
+    FreeCellPosition,
+    shown_name,
+)
 from app.i18n import either, isolate, ngettext, pgettext
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
@@ -67,12 +73,12 @@ class FreeCellCardView:
         if self.kind == "cell":
             where = _("%(card)s, free cell %(cell)s") % {
                 "card": card_name(self.card),
-                "cell": self.place,
+                "cell": shown_name(self.place),
             }
         else:
             where = _("%(card)s, column %(col)s") % {
                 "card": card_name(self.card),
-                "col": self.place,
+                "col": shown_name(self.place),
             }
             if self.bottom:
                 where = _("%(card)s, bottom card") % {"card": where}
@@ -112,6 +118,12 @@ class FreeCellPlace(NamedTuple):
         return HOME if self.kind == "foundation" else self.name
 
     @property
+    def shown_name(self) -> str:
+        """Its name as the table shows it above it (Eight Off's eighth free cell ``h``,
+        Seahaven's tenth column ``10``)."""
+        return shown_name(self.name)
+
+    @property
     def placeholder(self) -> str:
         """What an empty place shows: a foundation its suit."""
         return SUIT_SYMBOLS[cast(Suit, self.name)] if self.kind == "foundation" else ""
@@ -126,7 +138,7 @@ class FreeCellPlace(NamedTuple):
     @property
     def label(self) -> str:
         """What a screen reader says for the place."""
-        name, cards = self.name, self.cards
+        name, cards = shown_name(self.name), self.cards
         if self.kind == "column":
             if cards:
                 return _("column %(col)s, %(card)s at the bottom") % {
@@ -325,20 +337,21 @@ def _destinations(
     columns: list[FreeCellPlace], cells: list[FreeCellPlace], home: str | None
 ) -> str:
     """Where the held cards can go, in words: the columns, a free cell, home, each with
-    its own postposition where the language wants one (Hindi «कॉलम 3 पर, किसी फ्री सेल में
-    या नींव पर»), joined as the language says "or"."""
+    its own preposition (English "to column 3", but "home": "it can go home") or
+    postposition (Hindi «कॉलम 3 पर, किसी फ्री सेल में या नींव पर»), joined as the
+    language says "or"."""
     places = [
         # TRANSLATORS: where the held cards can go ("Holding 7♣: it can go
-        # to column 3, a free cell or home"), each place with its own
-        # postposition (Hindi «कॉलम %(col)s पर»).
-        pgettext("destination", "column %(col)s") % {"col": place.name}
+        # to column 3, to a free cell or home"), each place with its own
+        # preposition or postposition (Hindi «कॉलम %(col)s पर»).
+        pgettext("destination", "to column %(col)s") % {"col": shown_name(place.name)}
         for place in columns
         if place.action
     ]
     if any(place.action for place in cells):
         # TRANSLATORS: where the held cards can go, with its postposition
         # (Hindi «किसी फ्री सेल में»).
-        places.append(pgettext("destination", "a free cell"))
+        places.append(pgettext("destination", "to a free cell"))
     if home:
         # TRANSLATORS: the foundations, where the held cards can go, with
         # its postposition (Hindi «नींव पर»).

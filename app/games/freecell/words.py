@@ -3,15 +3,21 @@ what "still winnable?" found, and the engine's refusals."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
-from app.games.freecell.rules import ALL_CELL_NAMES, ALL_COLUMN_NAMES, HOME, FreeCellPosition
+from app.games.freecell.rules import (
+    ALL_CELL_NAMES,
+    ALL_COLUMN_NAMES,
+    HOME,
+    FreeCellPosition,
+    shown_name,
+)
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
 from app.rules.protocol import Position, Verdict
-from app.words import Words, count, fill
+from app.words import Params, Words, count, fill
 
 
 def name() -> str:
@@ -44,15 +50,15 @@ def place_name(name: str) -> str:
     if name == HOME:
         return _("home")
     if name in ALL_CELL_NAMES:
-        return _("free cell %(name)s") % {"name": isolate(name)}
-    return _("column %(name)s") % {"name": isolate(name)}
+        return _("free cell %(name)s") % {"name": isolate(shown_name(name))}
+    return _("column %(name)s") % {"name": isolate(shown_name(name))}
 
 
 def describe(kind: str, notation: str, before: FreeCellPosition, after: FreeCellPosition) -> str:
     """Say what a move did: ``8♣ from column 3 to column 6``, ``3 cards from …``."""
     move = before.parse_action(notation)
     card = before.card_at(move.source)
-    source, target = place_name(move.source), isolate(move.target)
+    source, target = place_name(move.source), isolate(shown_name(move.target))
     shown = isolate(card.symbol) if card else _("a card")
     # A message per kind of target: languages put a card *into* a free cell but *onto* a
     # column with different words (Hindi «फ्री सेल a में», «कॉलम 3 पर»).
@@ -196,7 +202,7 @@ def went_home(count: int) -> str:
     return ngettext("%(num)s card went home.", "%(num)s cards went home.", count) % {"num": count}
 
 
-REFUSALS: Final[Refusals] = {
+_REFUSALS: Final[Refusals] = {
     "freecell.none_home": lambda p: _("No card can go home now."),
     "freecell.not_a_move": lambda p: fill(
         _("%(text)s is not a FreeCell move (for example 3a, a5, 3h, 36)."), p
@@ -286,3 +292,17 @@ REFUSALS: Final[Refusals] = {
         {**p, "room": Words(room(count(p, "free_cells"), count(p, "empty_columns"), True))},
     ),
 }
+
+
+def _shown_places(words: Callable[[Params], str]) -> Callable[[Params], str]:
+    """``words`` with the column and free cell a refusal names as the table shows them."""
+
+    def shown(p: Params) -> str:
+        named = {key: shown_name(str(p[key])) for key in ("column", "cell") if key in p}
+        return words({**p, **named})
+
+    return shown
+
+
+REFUSALS: Final[Refusals] = {code: _shown_places(words) for code, words in _REFUSALS.items()}
+"""The FreeCell rules' refusals in words, by their codes."""

@@ -21,6 +21,7 @@ from app.service import deals, names
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.store.ids import GAME_ID_SHAPE
+from app.web import deal_box
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
 from app.web.errors import FormError, slow_words
 from app.web.htmx import is_htmx
@@ -36,6 +37,7 @@ from app.web.pages import (
 )
 from app.web.players import PlayerDep, current_player, see_other
 from app.web.refusals import refusal as refusal_words
+from app.web.routes.home import home_page
 from app.web.templating import paths
 from app.web.throttle import limited
 
@@ -62,12 +64,17 @@ def start_game(
     site cannot deal goes back there with the reason, never to a page of its own."""
     if back and not GAME_ID_SHAPE.fullmatch(back):
         raise FormError(_("The game to go back to is not a game of this site."))
-    if back and deal_problem(kind.strip(), deal) is not None:
+    deals.checked(kind.strip(), variant.strip() or None)  # an unknown game before its deal
+    problem = deal_box.problem(kind.strip(), deal, required=bool(back))
+    if problem is not None and back:
         url = request.url_for("game_page", game_id=back).include_query_params(
             baddeal=deal[:NOTES_MAX] or " "
         )
         return RedirectResponse(url.path + "?" + url.query, status_code=303)
-    number = _deal_number(deal)
+    if problem is not None:  # the home page's deal box again, with the reason
+        refused = deal_box.DealRefused(kind.strip(), variant.strip(), deal[:NOTES_MAX], problem)
+        return home_page(request, db, player, refused=refused)
+    number = deal_box.number(deal)
     if winnable not in ("", "0", "1"):
         raise FormError(_("Winnable deals only is either on (1) or off (0)."))
     if winnable == "1" and number is None:
@@ -88,24 +95,6 @@ def start_game(
         deal=number,
     )
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
-
-
-def deal_problem(kind: str, text: str) -> str | None:
-    """Why ``text`` is not a deal number of ``kind`` the site can deal, in words; None
-    when it is one. Spaces, a leading ``#`` and thousands separators are fine."""
-    rules = KINDS[kind].rules if kind in KINDS else None
-    try:
-        number = _deal_number(text)
-    except FormError as error:
-        return str(error)
-    if number is None:
-        return _("Type a deal number, such as 11982.")
-    if rules is not None and not 1 <= number <= rules.max_deal:
-        return _("Deal numbers run from 1 to %(max)s, not %(deal)s.") % {
-            "max": i18n.number(rules.max_deal),
-            "deal": i18n.number(number),
-        }
-    return None
 
 
 @router.get("", name="my_games")
@@ -219,7 +208,7 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
     elif notes.slow:
         message = slow_words(notes.slow)
     elif notes.baddeal:
-        message = deal_problem(game.kind, notes.baddeal)
+        message = deal_box.problem(game.kind, notes.baddeal)
     elif notes.why and not game.is_over:
         message = game.game.why(game.position, notes.why)
     elif notes.cancel:
@@ -385,11 +374,11 @@ def restart_game(
 
 @router.get("/{game_id}/replay", name="game_replay", dependencies=[Depends(limited("replay"))])
 def game_replay(
-    request: Request, db: DatabaseDep, game_id: str, step: Annotated[int, Query(le=MAX_PAGE)] = -1
+    request: Request, db: DatabaseDep, game_id: str, step: Annotated[int, Query(le=MAX_PAGE)] = 0
 ) -> Response:
-    """Step through the history from the deal, a window of steps at a time; every step is a
-    plain link."""
-    steps = service.replay_window(db=db, game_id=game_id, step=None if step < 0 else step)
+    """Step through the history from the deal (where it opens), a window of steps at a
+    time; every step is a plain link."""
+    steps = service.replay_window(db=db, game_id=game_id, step=max(step, 0))
     url = paths(request).path_for(request, "game_replay", game_id=game_id)
     return steps_page(request, steps, url)
 
@@ -433,15 +422,6 @@ def game_history(db: DatabaseDep, game_id: str) -> Response:
 
 DIGITS = re.compile(r"[0-9]+")
 """ASCII digits only: ``str.isdigit`` also says yes to ``²``, which ``int`` refuses."""
-
-
-def _deal_number(text: str) -> int | None:
-    text = re.sub(r"[\s,_\u066c]", "", text).lstrip("#")
-    if not text:
-        return None
-    if not DIGITS.fullmatch(text):
-        raise FormError(_("A deal number is a whole number, such as 11982."))
-    return int(text)
 
 
 def _version(text: str) -> int:

@@ -12,6 +12,8 @@ from app.games import KINDS
 from app.i18n import gettext as _
 from app.i18n import listing
 from app.service import deals
+from app.store import Database
+from app.web.deal_box import DealRefused
 from app.web.deps import DatabaseDep
 from app.web.names import game_name, variant_name
 from app.web.pages import render
@@ -22,15 +24,25 @@ router = APIRouter()
 
 @router.get("/", name="home")
 def home(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
+    return home_page(request, db, player)
+
+
+def home_page(
+    request: Request, db: Database, player: str | None, refused: DealRefused | None = None
+) -> Response:
+    """The home page; with ``refused``, a deal box's number the site cannot deal, shown
+    again in its game's form beside the reason (422: nothing was started)."""
     unfinished = service.unfinished(db=db, player_id=player) if player else []
     summary = stats.overview(db=db, player_id=player) if player else []
     return render(
         request,
         "home.html",
+        200 if refused is None else 422,
         games=KINDS,
         unfinished=unfinished,
         summary=summary,
         winnable=winnable_choices(),
+        refused=refused,
     )
 
 

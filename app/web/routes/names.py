@@ -13,9 +13,11 @@ from app.i18n import gettext as _
 from app.service import names
 from app.store import Database
 from app.web.deps import DatabaseDep
+from app.web.errors import too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import render
 from app.web.players import PlayerDep, remember_player, see_other
+from app.web.throttle import TooManyRequests
 
 router = APIRouter()
 
@@ -31,20 +33,27 @@ def save_name(
 ) -> Response:
     """Keep the name, or (``clear=1``, the form's "Remove my name") clear it; a blank name
     is refused, so a slip never wipes one. Nothing is stored when it is refused, and a
-    player is made only with a name kept (counted per address, as the settings do)."""
+    player is made only with a name kept (counted per address, as the settings do). Each
+    change counts as a write (429 with the form again past the limit)."""
     target = local_path(next)
     try:
+        if not clear:
+            names.normal(name)  # refused before anything is counted or stored
+        request.app.state.throttle.check(request, player, "write")
         if clear:
             kept, player_id = None, player
             if player:  # no player: no name to clear, and no player to make
                 kept, player_id = names.set_name(db=db, player_id=player, text="")
         else:
-            names.normal(name)  # refused before anything is counted or stored
             if player is None:  # a new player, to remember the name: counted per address
                 request.app.state.throttle.check(request, None, "player")
             kept, player_id = names.set_name(db=db, player_id=player, text=name)
     except names.NameRefused as refusal:
-        return _refused(request, db, player, refusal, name, target)
+        return _refused(request, db, player, refusal_words(refusal), name, target)
+    except TooManyRequests as slowed:
+        response = _refused(request, db, player, too_many_words("write"), name, target, 429)
+        response.headers["Retry-After"] = str(slowed.retry_after)
+        return response
     if not is_htmx(request):
         if player_id is None:
             return RedirectResponse(target, status_code=303)
@@ -78,7 +87,13 @@ def refusal_words(refusal: names.NameRefused) -> str:
     if refusal.problem == "long":
         return _("A name has at most %(max)d characters.") % {"max": names.MAX_LENGTH}
     if refusal.problem == "taken":
-        return _("Another player has this name: choose another.")
+        return _("Another player has this name, or one that looks the same: choose another.")
+    if refusal.problem == "marks":
+        return _(
+            "A letter in a name carries at most %(max)d accents or marks, never the same one twice."
+        ) % {"max": names.MOST_MARKS}
+    if refusal.problem == "site":
+        return _("This name looks like one of the site's own words: choose another.")
     return _("A name may hold only letters, digits, spaces and the marks - _ . ' (no other signs).")
 
 
@@ -86,19 +101,20 @@ def _refused(
     request: Request,
     db: Database,
     player: str | None,
-    refusal: names.NameRefused,
+    reason: str,
     text: str,
     target: str,
+    status: int = 422,
 ) -> Response:
     """The form again with the reason: for htmx the partial, else a page of its own."""
     template = "_display_name.html" if is_htmx(request) else "name_refused.html"
     return render(
         request,
         template,
-        422,
+        status,
         display_name=names.name(db=db, player_id=player),
         name_next=target,
         name_saved=False,
-        name_error=refusal_words(refusal),
+        name_error=reason,
         name_text=text[:48],
     )

@@ -20,7 +20,8 @@ router = APIRouter()
 def stats_page(
     request: Request, db: DatabaseDep, player: PlayerDep, game: str = "", who: str = ""
 ) -> Response:
-    group = stats.group_for(game) or stats.GROUPS[0]
+    yours = stats.overview(db=db, player_id=player) if player else []
+    group = stats.group_for(game) or most_played(yours) or stats.GROUPS[0]
     mine = bool(player) and who != "all"
     scope = player if mine else None
     data = stats.charts(db=db, group=group, player_id=scope, now=utcnow())
@@ -32,7 +33,14 @@ def stats_page(
         group=group,
         mine=mine,
         has_player=bool(player),
-        yours=stats.overview(db=db, player_id=player) if player else [],
+        yours=yours,
         everyone=stats.overview(db=db, player_id=None),
         charts=[charts.win_rate_chart(data), charts.win_time_chart(data), charts.daily_chart(data)],
     )
+
+
+def most_played(rows: list[stats.GroupStats]) -> stats.Group | None:
+    """The game and variant the player has played most (the first of a tie, in the
+    registry's order); None before their first game: the charts open on it."""
+    played = [row for row in rows if row.played]
+    return max(played, key=lambda row: row.played).group if played else None

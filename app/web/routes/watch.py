@@ -10,11 +10,14 @@ from fastapi.responses import RedirectResponse, Response
 from app import service
 from app.i18n import gettext as _
 from app.service import shares
+from app.store import Database
 from app.web.deps import DatabaseDep
+from app.web.errors import too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import render, steps_page
+from app.web.players import PlayerDep
 from app.web.templating import paths
-from app.web.throttle import limited
+from app.web.throttle import TooManyRequests, limited
 
 router = APIRouter()
 
@@ -22,26 +25,45 @@ router = APIRouter()
 @router.get("/games/{game_id}/share", name="share_page")
 def share_page(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """The game's watch link, if it has one, with the forms to make or revoke it."""
+    return _share_page(request, db, game_id)
+
+
+def _share_page(
+    request: Request, db: Database, game_id: str, slowed: TooManyRequests | None = None
+) -> Response:
+    """The share page; ``slowed``: a link made or revoked too often, refused (429)."""
     game = service.load(db=db, game_id=game_id)
     token = shares.link(db=db, game_id=game_id)
     response = render(
         request,
         "share.html",
+        200 if slowed is None else 429,
         shared=game,
         watch_link=str(paths(request).url_for(request, "watch", token=token)) if token else None,
+        slow_message=too_many_words("write") if slowed else None,
     )
     response.headers["Cache-Control"] = "no-store"
+    if slowed is not None:
+        response.headers["Retry-After"] = str(slowed.retry_after)
     return response
 
 
 @router.post("/games/{game_id}/share", name="share_game")
-def share_game(request: Request, db: DatabaseDep, game_id: str) -> Response:
+def share_game(request: Request, db: DatabaseDep, player: PlayerDep, game_id: str) -> Response:
+    try:
+        request.app.state.throttle.check(request, player, "write")
+    except TooManyRequests as slowed:
+        return _share_page(request, db, game_id, slowed)
     shares.share(db=db, game_id=game_id)
     return RedirectResponse(request.url_for("share_page", game_id=game_id).path, status_code=303)
 
 
 @router.post("/games/{game_id}/share/revoke", name="revoke_share")
-def revoke_share(request: Request, db: DatabaseDep, game_id: str) -> Response:
+def revoke_share(request: Request, db: DatabaseDep, player: PlayerDep, game_id: str) -> Response:
+    try:
+        request.app.state.throttle.check(request, player, "write")
+    except TooManyRequests as slowed:
+        return _share_page(request, db, game_id, slowed)
     shares.revoke(db=db, game_id=game_id)
     return RedirectResponse(request.url_for("share_page", game_id=game_id).path, status_code=303)
 
