@@ -225,9 +225,11 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
     elif notes.cancel:
         message = _("Cancelled: nothing was moved.")
     elif notes.fewer:
-        moved, _sep, held = notes.fewer.partition("-")
+        moved, held, source, target = [*notes.fewer.split("-", 3), "", "", "", ""][:4]
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
-            message = game.game.presenter.fewer_moved(int(moved), int(held))
+            message = game.game.presenter.fewer_moved(
+                game.position, source, target, int(moved), int(held)
+            )
     return render_game(
         request,
         table_for(request, game, settings),
@@ -335,8 +337,13 @@ def _game_action(
     # only a move says how many of them went.
     moving = isinstance(command, service.Play | service.Between)
     moved = acted.game.game.moved_count(acted.before, acted.move) if moving else 0
+    source, target = _places(acted) if moving and count > moved else ("", "")
     fewer = (
-        acted.game.game.presenter.fewer_moved(moved, count) if moving and count > moved else None
+        acted.game.game.presenter.fewer_moved(
+            acted.played or acted.game.position, source, target, moved, count
+        )
+        if source
+        else None
     )
     if is_htmx(request):
         said = said_after(acted, number, command)
@@ -345,8 +352,17 @@ def _game_action(
         return render_game(request, table, said=said, message=fewer, shown=drawn)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
-        url = url.include_query_params(fewer=f"{moved}-{count}")
+        url = url.include_query_params(fewer=f"{moved}-{count}-{source}-{target}")
     return RedirectResponse(url, status_code=303)
+
+
+def _places(acted: service.Acted) -> tuple[str, str]:
+    """The places the player's move joined (``'1'``, ``'7'``), from its notation."""
+    try:
+        move = acted.before.parse_action(acted.move)
+    except ValueError:
+        return "", ""
+    return getattr(move, "source", ""), getattr(move, "target", "")
 
 
 def refusal(game: service.Game, action: str) -> str | None:
