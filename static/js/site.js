@@ -59,6 +59,20 @@
     form.requestSubmit();
   }
 
+  // -- a stale tab: what the game's links ask carries the version the page shows ------------
+  // A pick-up, a cancel or "Still winnable?" asks the game's page again: with the version
+  // this board shows (v), the server answers "it moved on elsewhere" when another tab or
+  // device has played since, rather than act on a board the player no longer sees. (Every
+  // form posts its version already.)
+  document.addEventListener("htmx:configRequest", (event) => {
+    const detail = event.detail;
+    const game = $("#game[data-version]");
+    const elt = detail.elt;
+    if (!game || detail.verb !== "get" || !(elt instanceof Element) || !elt.closest("#game")) return;
+    if (new URL(detail.path, location.href).pathname !== location.pathname) return;
+    detail.parameters.v = game.dataset.version;
+  });
+
   // -- keyboard ----------------------------------------------------------------------------
 
   // The control a key works (in #game, its lasting controls in #more included).
