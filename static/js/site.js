@@ -59,6 +59,56 @@
     form.requestSubmit();
   }
 
+  // -- confirmations (Give up, Restart deal) as modal dialogs --------------------------------
+  // Without this file each is a <details> that opens its question in place, with a Cancel
+  // link back to the game. Here its summary opens the question in a <dialog> instead: one
+  // at a time, over a dimmed table; Esc, Cancel or a click outside closes it, focus starts
+  // on Cancel and goes back to the summary. The dialog sits beside its <details>, so a
+  // swap of #game takes it away with the rest.
+  function confirmDialog(details) {
+    let dialog = details.nextElementSibling;
+    if (dialog && dialog.matches("dialog.confirm-dialog")) return dialog;
+    const question = $(".confirm", details);
+    if (!question) return null;
+    dialog = document.createElement("dialog");
+    dialog.className = "confirm-dialog";
+    const text = $("p", question);
+    if (text) {
+      text.id = text.id || `confirm-${Math.random().toString(36).slice(2)}`;
+      dialog.setAttribute("aria-labelledby", text.id);
+    }
+    dialog.append(question);
+    details.after(dialog);
+    // The link back to the game (without JavaScript) becomes a button that closes.
+    const link = $("a[data-dismiss]", dialog);
+    if (link) {
+      const cancel = Object.assign(document.createElement("button"), { type: "button", className: link.className, textContent: link.textContent });
+      cancel.dataset.dismiss = "";
+      cancel.addEventListener("click", () => dialog.close());
+      link.replaceWith(cancel);
+    }
+    // A click on the backdrop lands on the dialog itself (its content fills the box).
+    dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+    dialog.addEventListener("close", () => {
+      const summary = $("summary", details);
+      if (summary && summary.isConnected) summary.focus();
+    });
+    return dialog;
+  }
+
+  document.addEventListener("click", (event) => {
+    const summary = event.target instanceof Element ? event.target.closest("details[data-confirm] > summary") : null;
+    if (!summary) return;
+    const dialog = confirmDialog(summary.parentElement);
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    event.preventDefault();
+    summary.parentElement.open = false;
+    $$("dialog.confirm-dialog[open]").forEach((other) => other.close());
+    dialog.showModal();
+    const cancel = $("[data-dismiss]", dialog);
+    if (cancel) cancel.focus();
+  });
+
   // -- a stale tab: what the game's links ask carries the version the page shows ------------
   // A pick-up, a cancel or "Still winnable?" asks the game's page again: with the version
   // this board shows (v), the server answers "it moved on elsewhere" when another tab or
@@ -89,6 +139,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (typing(event) || event.altKey) return;
+    if ($("dialog[open]")) return; // a dialog's own keys: Esc closes it, Tab stays in it
     if ($("#game[aria-busy]")) return;
     const game = hooks();
     if (game.keydown && game.keydown(event)) { event.preventDefault(); return; }
