@@ -109,6 +109,57 @@
     if (cancel) cancel.focus();
   });
 
+  // -- the "?" panel: the keys and the help, in a modal dialog over the table ---------------
+  // The panel below the table stays for a click; "?" shows the same words in a dialog where
+  // the player is, so the table does not scroll away. Esc, Close, "?" again or a click
+  // outside closes it; focus goes back where it was.
+  function openHelp(help) {
+    let dialog = $("#help-dialog");
+    if (!dialog) {
+      dialog = document.createElement("dialog");
+      dialog.id = "help-dialog";
+      dialog.className = "help-dialog";
+      const summary = $("summary", help);
+      const title = Object.assign(document.createElement("h2"), { id: "help-dialog-title", textContent: summary ? summary.firstChild.textContent.trim() : "" });
+      dialog.setAttribute("aria-labelledby", title.id);
+      const body = document.createElement("div");
+      body.className = "help-dialog-body";
+      Array.from(help.children).filter((child) => child.tagName !== "SUMMARY").forEach((child) => body.append(child.cloneNode(true)));
+      const close = Object.assign(document.createElement("button"), { type: "button", className: "button", textContent: help.dataset.close || "×" });
+      close.addEventListener("click", () => dialog.close());
+      const head = document.createElement("div");
+      head.className = "help-dialog-head";
+      head.append(title, close);
+      dialog.append(head, body);
+      dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+      dialog.addEventListener("keydown", (event) => { if (event.key === "?") { event.preventDefault(); event.stopPropagation(); dialog.close(); } });
+      dialog.addEventListener("close", () => {
+        const back = dialog.returnFocus;
+        dialog.returnFocus = null;
+        if (back && back.isConnected) back.focus({ preventScroll: true });
+      });
+      document.body.append(dialog);
+    }
+    if (dialog.open) { dialog.close(); return; }
+    dialog.returnFocus = document.activeElement;
+    const y = window.scrollY;
+    dialog.showModal();
+    const close = $("button", dialog);
+    if (close) close.focus({ preventScroll: true });
+    window.scrollTo(window.scrollX, y);
+  }
+
+  // The skip link (the game page's first Tab stop): focus on the board's own stop (its
+  // first card, or Montana's current cell), not only a jump to it.
+  document.addEventListener("click", (event) => {
+    const skip = event.target instanceof Element ? event.target.closest("a[data-skip]") : null;
+    const focusable = skip && hooks().focusable;
+    const first = focusable && $(focusable);
+    if (!first) return;
+    event.preventDefault();
+    first.focus();
+  });
+
   // -- a stale tab: what the game's links ask carries the version the page shows ------------
   // A pick-up, a cancel or "Still winnable?" asks the game's page again: with the version
   // this board shows (v), the server answers "it moved on elsewhere" when another tab or
@@ -156,7 +207,7 @@
     }
     if (event.key === "?") {
       const help = $("#help");
-      if (help) { help.open = !help.open; if (help.open) $("summary", help).focus(); }
+      if (help) openHelp(help);
       event.preventDefault();
       return;
     }
