@@ -12,6 +12,7 @@ from typing import Final
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES
 from tests.browser.test_freecell_browser import FreeCellUI
 from tests.browser.test_freecell_browser import force_position as force_position  # the fixture
 
@@ -138,3 +139,25 @@ def test_the_note_in_hindi_and_arabic(
             page.screenshot(path=str(artifacts / f"play-truth-held-{language}-{width}.png"))
         finally:
             context.close()
+
+
+def test_a_touch_tap_picks_up_and_puts_down(
+    browser: Browser, live_server: str, held: FreeCellUI, artifacts: Path
+) -> None:
+    context = browser.new_context(
+        base_url=live_server, viewport={"width": 375, "height": 812}, has_touch=True
+    )
+    context.add_init_script(COUNT_SETTLES)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    try:
+        fc = FreeCellUI(context.new_page())
+        fc.page.goto(held.game_path)
+        with fc.swap(new_version=False):
+            fc.column("1").locator(".fc-card").nth(2).tap(position={"x": 8, "y": 6})
+        expect(fc.page.locator("#game .pick-note")).to_contain_text(PICKED)
+        fc.page.screenshot(path=str(artifacts / "play-truth-held-375.png"))
+        with fc.swap():
+            fc.column("7").tap()
+        expect(fc.message).to_have_text(PARTIAL)
+    finally:
+        context.close()
