@@ -150,7 +150,7 @@
   }
 
   // The skip link (the game page's first Tab stop): focus on the board's own stop (its
-  // first card, or Montana's current cell), not only a jump to it.
+  // first card or current cell), not only a jump to it.
   document.addEventListener("click", (event) => {
     const skip = event.target instanceof Element ? event.target.closest("a[data-skip]") : null;
     const focusable = skip && hooks().focusable;
