@@ -47,7 +47,7 @@ def _never_why(position: Position, place: str) -> str | None:
     return None
 
 
-def _never_fewer(moved: int, held: int) -> str | None:
+def _never_fewer(after: Position, source: str, target: str, moved: int, held: int) -> str | None:
     return None
 
 
@@ -90,9 +90,11 @@ class Presenter(Generic[P, B]):
     words_only: frozenset[str] = frozenset()
     """Actions whose notation is a word (a ``redeal``): a replay shows them in
     words alone, and a move's notation beside its words."""
-    fewer_moved: Callable[[int, int], str | None] = _never_fewer
-    """``fewer_moved(moved, held)``: the player picked up ``held`` cards and only
-    ``moved`` went (a run longer than the game lets move at once), in words."""
+    fewer_moved: Callable[[P, str, str, int, int], str | None] = _never_fewer
+    """``fewer_moved(after, source, target, moved, held)``: the player picked up ``held``
+    cards at place ``source`` and only ``moved`` went to ``target``, in words with the
+    reason, read from ``after`` (the position right after the move); None when it cannot
+    tell."""
     held: Callable[[str, int], str | None] = _nothing_held
     """``held(source, count)``: the selection (``pick``, ``?sel=``) that still holds
     ``count`` cards taken from place ``source`` after a refused move, in the game's own

@@ -25,15 +25,33 @@ and a solution's waits are the pool's: :class:`SolverPool`)."""
 def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Hint]:
     """The move to play next (never played for the player); the game counts the hint.
 
-    Raises :class:`SolverThinking` when its search is not done in time, :class:`SolverBusy`
-    when too many others are searching (nothing counted either way)."""
+    When its search is not done in time, a provisional move (:func:`provisional_hint`);
+    raises :class:`SolverBusy` when too many others are searching (nothing counted)."""
     game = load(db=db, game_id=game_id)
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint", "game.over")
     suggestion = solvers.ask(_job("hint", game), solvers.hint_wait)
     if not isinstance(suggestion, Hint):
-        raise SolverThinking
+        # The search goes on (asking again gets its move): meanwhile a move to play, marked
+        # not sure, never an empty "still thinking".
+        suggestion = provisional_hint(game.position)
     return _counted(db, game), suggestion
+
+
+def provisional_hint(position: Position) -> Hint:
+    """A move to play while the solver's search is not done, marked not sure (``sure``
+    False): a card that can go home, else the first legal move, else a redeal where the
+    game has one. No move at all: ``Hint(None, True)``, said plainly ("No move helps")."""
+    home = position.automatic_move("all")
+    if home is not None:
+        return Hint(home.notation, False)
+    legal = position.legal_moves()
+    if legal:
+        return Hint(legal[0].notation, False)
+    can_redeal = getattr(position, "can_redeal", None)
+    if callable(can_redeal) and can_redeal():
+        return Hint("redeal", False)
+    return Hint(None, True)
 
 
 def winnable(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, Answer | None]:

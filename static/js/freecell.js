@@ -191,7 +191,70 @@
     return true;
   }
 
+  // -- arrow keys: across the table, as on Montana's board ----------------------------------
+  // Left and Right go to the next place in the same row (the free cells and foundations on
+  // top, the columns below), wrapping at its ends; Up and Down go through a column's cards
+  // that can be picked up, then on to the row above or below (the place at the same share
+  // of its width). A place nothing can be done with (an empty free cell while nothing is
+  // held) is passed over. The table is never mirrored, so Left is left in every language.
+  const ARROWS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"];
+
+  function stops(place) {
+    const cards = $$("a.fc-card", place);
+    return place.matches("button") ? [place, ...cards] : cards;
+  }
+
+  function tableRows() {
+    const top = $$("#board .fc-top [data-drop]");
+    const columns = $$("#board .fc-tableau [data-drop]");
+    return [top, columns].filter((row) => row.length);
+  }
+
+  function stepAcross(rows, r, index, step) {
+    const row = rows[r];
+    for (let i = 1; i <= row.length; i++) {
+      const place = row[(index + step * i + row.length * i) % row.length];
+      const found = stops(place);
+      if (found.length) return found[found.length - 1];
+    }
+    return null;
+  }
+
+  function stepRow(rows, r, index, step) {
+    for (let k = 1; k <= rows.length; k++) {
+      const next = (r + step * k + rows.length * k) % rows.length;
+      const row = rows[next];
+      const near = Math.min(row.length - 1, Math.round((index * (row.length - 1)) / Math.max(rows[r].length - 1, 1)));
+      const place = row[near];
+      const found = stops(place);
+      if (found.length) return step > 0 ? found[0] : found[found.length - 1];
+      const across = stepAcross(rows, next, near, 1);
+      if (across) return across;
+    }
+    return null;
+  }
+
+  function arrow(event) {
+    const from = event.target instanceof Element ? event.target : null;
+    const place = from && from.closest("#game #board [data-drop]");
+    if (!place || !ARROWS.includes(event.key) || event.ctrlKey || event.metaKey || event.shiftKey) return false;
+    const rows = tableRows();
+    const r = rows.findIndex((row) => row.includes(place));
+    if (r < 0) return false;
+    const index = rows[r].indexOf(place);
+    const here = stops(place);
+    const at = here.indexOf(from.closest("a.fc-card") || place);
+    let target = null;
+    if (event.key === "ArrowLeft") target = stepAcross(rows, r, index, -1);
+    else if (event.key === "ArrowRight") target = stepAcross(rows, r, index, 1);
+    else if (event.key === "ArrowUp") target = at > 0 ? here[at - 1] : stepRow(rows, r, index, -1);
+    else target = at >= 0 && at < here.length - 1 ? here[at + 1] : stepRow(rows, r, index, 1);
+    if (target) target.focus();
+    return true;
+  }
+
   window.Solitaire.register("freecell", {
+    keydown: arrow,
     key: refusedKey,
     // After a swap, back to the same column or cell, on its last card or the place itself.
     remember(active) {

@@ -59,6 +59,121 @@
     form.requestSubmit();
   }
 
+  // -- confirmations (Give up, Restart deal) as modal dialogs --------------------------------
+  // Without this file each is a <details> that opens its question in place, with a Cancel
+  // link back to the game. Here its summary opens the question in a <dialog> instead: one
+  // at a time, over a dimmed table; Esc, Cancel or a click outside closes it, focus starts
+  // on Cancel and goes back to the summary. The dialog sits beside its <details>, so a
+  // swap of #game takes it away with the rest.
+  function confirmDialog(details) {
+    let dialog = details.nextElementSibling;
+    if (dialog && dialog.matches("dialog.confirm-dialog")) return dialog;
+    const question = $(".confirm", details);
+    if (!question) return null;
+    dialog = document.createElement("dialog");
+    dialog.className = "confirm-dialog";
+    const text = $("p", question);
+    if (text) {
+      text.id = text.id || `confirm-${Math.random().toString(36).slice(2)}`;
+      dialog.setAttribute("aria-labelledby", text.id);
+    }
+    dialog.append(question);
+    details.after(dialog);
+    // The link back to the game (without JavaScript) becomes a button that closes.
+    const link = $("a[data-dismiss]", dialog);
+    if (link) {
+      const cancel = Object.assign(document.createElement("button"), { type: "button", className: link.className, textContent: link.textContent });
+      cancel.dataset.dismiss = "";
+      cancel.addEventListener("click", () => dialog.close());
+      link.replaceWith(cancel);
+    }
+    // A click on the backdrop lands on the dialog itself (its content fills the box).
+    dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+    dialog.addEventListener("close", () => {
+      const summary = $("summary", details);
+      if (summary && summary.isConnected) summary.focus();
+    });
+    return dialog;
+  }
+
+  document.addEventListener("click", (event) => {
+    const summary = event.target instanceof Element ? event.target.closest("details[data-confirm] > summary") : null;
+    if (!summary) return;
+    const dialog = confirmDialog(summary.parentElement);
+    if (!dialog || typeof dialog.showModal !== "function") return;
+    event.preventDefault();
+    summary.parentElement.open = false;
+    $$("dialog.confirm-dialog[open]").forEach((other) => other.close());
+    dialog.showModal();
+    const cancel = $("[data-dismiss]", dialog);
+    if (cancel) cancel.focus();
+  });
+
+  // -- the "?" panel: the keys and the help, in a modal dialog over the table ---------------
+  // The panel below the table stays for a click; "?" shows the same words in a dialog where
+  // the player is, so the table does not scroll away. Esc, Close, "?" again or a click
+  // outside closes it; focus goes back where it was.
+  function openHelp(help) {
+    let dialog = $("#help-dialog");
+    if (!dialog) {
+      dialog = document.createElement("dialog");
+      dialog.id = "help-dialog";
+      dialog.className = "help-dialog";
+      const summary = $("summary", help);
+      const title = Object.assign(document.createElement("h2"), { id: "help-dialog-title", textContent: summary ? summary.firstChild.textContent.trim() : "" });
+      dialog.setAttribute("aria-labelledby", title.id);
+      const body = document.createElement("div");
+      body.className = "help-dialog-body";
+      Array.from(help.children).filter((child) => child.tagName !== "SUMMARY").forEach((child) => body.append(child.cloneNode(true)));
+      const close = Object.assign(document.createElement("button"), { type: "button", className: "button", textContent: help.dataset.close || "×" });
+      close.addEventListener("click", () => dialog.close());
+      const head = document.createElement("div");
+      head.className = "help-dialog-head";
+      head.append(title, close);
+      dialog.append(head, body);
+      dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
+      dialog.addEventListener("keydown", (event) => { if (event.key === "?") { event.preventDefault(); event.stopPropagation(); dialog.close(); } });
+      dialog.addEventListener("close", () => {
+        const back = dialog.returnFocus;
+        dialog.returnFocus = null;
+        if (back && back.isConnected) back.focus({ preventScroll: true });
+      });
+      document.body.append(dialog);
+    }
+    if (dialog.open) { dialog.close(); return; }
+    dialog.returnFocus = document.activeElement;
+    const y = window.scrollY;
+    dialog.showModal();
+    const close = $("button", dialog);
+    if (close) close.focus({ preventScroll: true });
+    window.scrollTo(window.scrollX, y);
+  }
+
+  // The skip link (the game page's first Tab stop): focus on the board's own stop (its
+  // first card or current cell), not only a jump to it.
+  document.addEventListener("click", (event) => {
+    const skip = event.target instanceof Element ? event.target.closest("a[data-skip]") : null;
+    const focusable = skip && hooks().focusable;
+    const first = focusable && $(focusable);
+    if (!first) return;
+    event.preventDefault();
+    first.focus();
+  });
+
+  // -- a stale tab: what the game's links ask carries the version the page shows ------------
+  // A pick-up, a cancel or "Still winnable?" asks the game's page again: with the version
+  // this board shows (v), the server answers "it moved on elsewhere" when another tab or
+  // device has played since, rather than act on a board the player no longer sees. (Every
+  // form posts its version already.)
+  document.addEventListener("htmx:configRequest", (event) => {
+    const detail = event.detail;
+    const game = $("#game[data-version]");
+    const elt = detail.elt;
+    if (!game || detail.verb !== "get" || !(elt instanceof Element) || !elt.closest("#game")) return;
+    if (new URL(detail.path, location.href).pathname !== location.pathname) return;
+    detail.parameters.v = game.dataset.version;
+  });
+
   // -- keyboard ----------------------------------------------------------------------------
 
   // The control a key works (in #game, its lasting controls in #more included).
@@ -75,6 +190,7 @@
 
   document.addEventListener("keydown", (event) => {
     if (typing(event) || event.altKey) return;
+    if ($("dialog[open]")) return; // a dialog's own keys: Esc closes it, Tab stays in it
     if ($("#game[aria-busy]")) return;
     const game = hooks();
     if (game.keydown && game.keydown(event)) { event.preventDefault(); return; }
@@ -91,7 +207,7 @@
     }
     if (event.key === "?") {
       const help = $("#help");
-      if (help) { help.open = !help.open; if (help.open) $("summary", help).focus(); }
+      if (help) openHelp(help);
       event.preventDefault();
       return;
     }

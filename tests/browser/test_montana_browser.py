@@ -124,14 +124,16 @@ def test_keyboard_play(montana: MontanaUI) -> None:
     montana.press(" ")  # the gap after J♠ takes Q♠
     assert montana.grid() == engine_grid("QS B9")
 
-    help_panel = page.locator("details#help")
-    expect(help_panel).not_to_have_attribute("open", "")
+    # ? shows the keys in a dialog over the table; Esc closes it, focus comes back.
+    help_panel = page.get_by_role("dialog")
+    expect(help_panel).to_have_count(0)
     page.keyboard.press("?")
-    expect(help_panel).to_have_attribute("open", "")
-    expect(help_panel.locator("summary")).to_be_focused()
+    expect(help_panel).to_be_visible()
+    expect(help_panel.get_by_role("button", name="Close")).to_be_focused()
     expect(help_panel.get_by_text("Cancel choosing a 2")).to_be_visible()
     page.keyboard.press("Escape")
-    expect(help_panel).not_to_have_attribute("open", "")
+    expect(help_panel).to_have_count(0)
+    expect(montana.cell("B9")).to_be_focused()
 
     montana.press("r")
     expect(montana.status("Redeals left")).to_have_text("1")

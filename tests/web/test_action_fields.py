@@ -36,7 +36,7 @@ def test_a_run_into_an_empty_column_is_capped_and_says_so(client: TestClient) ->
     game_id = helpers.start(client, "freecell")
     _force(client, game_id, ONE_EMPTY_COLUMN)  # 2 of column 1's run fit in column 8
     page = drop(client, game_id, 0, source="1", target="8", held="5").text
-    assert "Only 2 of the 5 cards you picked up could move there at once" in page
+    assert "went to the empty column 8: at most 2 cards can move into an empty column" in page
     assert "2 cards from column 1 to column 8." in page
     assert history(client, game_id)[0] == "18v2"  # then the safe cards home
 

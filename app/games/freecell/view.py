@@ -19,7 +19,7 @@ from app.games.freecell.rules import (
     FreeCellPosition,
     shown_name,
 )
-from app.i18n import either, isolate, ngettext, pgettext
+from app.i18n import either, isolate, listing, ngettext, pgettext
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
 from app.rules.kind import Board
@@ -211,8 +211,12 @@ class FreeCellBoard:
     variant: str = "standard"
     """The variant's name: its table's shape (``fc-<variant>``) and its keys."""
     destinations: str = ""
-    """With a selection: where the held cards can go, in words (``column 3, a free cell
-    or home``), or "" when nowhere."""
+    """With a selection: where all the held cards can go, in words (``column 3, a free
+    cell or home``), or "" when nowhere."""
+    holding_note: str = ""
+    """With a selection: what the player holds and where it can go, in sentences: for a
+    place that takes only part of a held run, which cards would go there and why not the
+    rest (:func:`holding_note`)."""
 
 
 def places(board: Board) -> tuple[FreeCellPlace, ...]:
@@ -308,6 +312,9 @@ def board(
             )
         )
     home_action = action_to(HOME)
+    partials = _partials(position, selection, columns) if selection else {}
+    whole = [place for place in columns if place.action and place.name not in partials]
+    destinations = _destinations(whole, cells, home_action) if selection else ""
     foundations = []
     for suit in FOUNDATION_SUITS:
         top = position.foundation_card(suit)
@@ -327,9 +334,146 @@ def board(
         selection=selection,
         selection_label=_describe(position, selection),
         has_moves=position.has_moves(),
-        destinations=_destinations(columns, cells, home_action) if selection else "",
+        destinations=destinations,
+        holding_note=(
+            holding_note(position, selection, destinations, partials) if selection else ""
+        ),
         can_go_home=playable and position.any_home_move() is not None,
         variant=position.variant.name,
+    )
+
+
+def _partials(
+    position: FreeCellPosition, selection: Selection, columns: list[FreeCellPlace]
+) -> dict[str, int]:
+    """The columns that would take only part of the held run: how many of its last cards
+    each would take (onto a card, the part that builds on it; into an empty column, as
+    many as may move there at once)."""
+    found = {}
+    for place in columns:
+        if place.action:
+            count = moved_count(position, place.action)
+            if count < selection.count:
+                found[place.name] = count
+    return found
+
+
+def holding_note(
+    position: FreeCellPosition, selection: Selection, whole: str, partials: dict[str, int]
+) -> str:
+    """What the player holds and where it can go, one whole sentence for each case: the
+    places that take every held card (``whole``), then each place that takes only part of
+    them, naming those cards and why not the rest."""
+    cards, count = _describe(position, selection), selection.count
+    if whole and partials:
+        first = ngettext(
+            "Holding %(cards)s: all %(num)s can go to %(places)s.",
+            "Holding %(cards)s: all %(num)s can go to %(places)s.",
+            count,
+        ) % {"cards": cards, "num": isolate(count), "places": whole}
+    elif whole:
+        first = ngettext(
+            "Holding %(cards)s: it can go to %(places)s.",
+            "Holding %(cards)s: they can go to %(places)s.",
+            count,
+        ) % {"cards": cards, "places": whole}
+    elif partials:
+        first = _("Holding %(cards)s: not all of them can move together now.") % {"cards": cards}
+    else:
+        first = ngettext(
+            "Holding %(cards)s: it cannot go anywhere now.",
+            "Holding %(cards)s: they cannot go anywhere now.",
+            count,
+        ) % {"cards": cards}
+    if not partials:  # a free cell's card, or a run that goes whole wherever it goes
+        return first
+    index = position.variant.column_names.index(selection.source)
+    held = position.columns[index][-count:]
+    parts = [
+        part_words(position, held, target, part, done=False) for target, part in partials.items()
+    ]
+    return " ".join([first, *parts])
+
+
+def part_words(
+    position: FreeCellPosition,
+    run: tuple[Card, ...],
+    target: str,
+    count: int,
+    *,
+    done: bool,
+) -> str:
+    """Why only the last ``count`` cards of ``run`` go (``done``: went) to column
+    ``target`` of ``position`` (the position before the move; after it when ``done``):
+    the card above them does not build on the target's card, or an empty column takes no
+    more at once (with the free cells and other empty columns that limit says)."""
+    part, stays = run[-count:], run[-count - 1]
+    names = listing([isolate(card.symbol) for card in part])
+    cells = position.empty_cells
+    index = position.variant.column_names.index(target)
+    column = position.columns[index]
+    onto = column[-count - 1] if done and len(column) > count else None
+    onto = onto if done else (column[-1] if column else None)
+    if onto is None:
+        others = position.empty_columns - (0 if done else 1)
+        values = {
+            "cards": names,
+            "col": target,
+            "num": isolate(count),
+            "cells": isolate(cells),
+            "columns": isolate(others),
+        }
+        if done:
+            return (
+                ngettext(
+                    "Only %(cards)s went to the empty column %(col)s: at most %(num)s card can "
+                    "move into an empty column at once now (empty free cells: %(cells)s, "
+                    "other empty columns: %(columns)s).",
+                    "Only %(cards)s went to the empty column %(col)s: at most %(num)s cards can "
+                    "move into an empty column at once now (empty free cells: %(cells)s, "
+                    "other empty columns: %(columns)s).",
+                    count,
+                )
+                % values
+            )
+        return (
+            ngettext(
+                "Only %(cards)s can go to the empty column %(col)s: at most %(num)s card can "
+                "move into an empty column at once now (empty free cells: %(cells)s, other empty "
+                "columns: %(columns)s).",
+                "Only %(cards)s can go to the empty column %(col)s: at most %(num)s cards can "
+                "move into an empty column at once now (empty free cells: %(cells)s, other empty "
+                "columns: %(columns)s).",
+                count,
+            )
+            % values
+        )
+    values = {
+        "cards": names,
+        "col": target,
+        "target": isolate(onto.symbol),
+        "card": isolate(stays.symbol),
+    }
+    if done:
+        return (
+            ngettext(
+                "Only %(cards)s went on %(target)s in column %(col)s: %(card)s cannot go on "
+                "%(target)s.",
+                "Only %(cards)s went on %(target)s in column %(col)s: %(card)s cannot go on "
+                "%(target)s.",
+                count,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "Only %(cards)s can go on %(target)s in column %(col)s: %(card)s cannot go on "
+            "%(target)s.",
+            "Only %(cards)s can go on %(target)s in column %(col)s: %(card)s cannot go on "
+            "%(target)s.",
+            count,
+        )
+        % values
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
+from app.games.freecell import view
 from app.games.freecell.rules import (
     ALL_CELL_NAMES,
     ALL_COLUMN_NAMES,
@@ -16,6 +17,7 @@ from app.games.freecell.rules import (
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
+from app.rules.parts import supermove_limit
 from app.rules.protocol import Position, Verdict
 from app.words import Params, Words, count, fill
 
@@ -180,21 +182,29 @@ def solution(verdict: Verdict) -> str:
     return _("No winning line was found in time.")
 
 
-def fewer_moved(moved: int, held: int) -> str:
-    """The player picked up ``held`` cards and only ``moved`` went: say so (two held cards
-    have their own words: Arabic's dual «من الورقتين»)."""
-    if held == 2:
-        return _(
-            "Only one of the two cards you picked up could move there at once "
-            "(free cells and empty columns limit a run)."
+def fewer_moved(after: Position, source: str, target: str, moved: int, held: int) -> str | None:
+    """The player picked up ``held`` cards from column ``source`` and only the last
+    ``moved`` went to column ``target``: which went, and the real reason (the card left
+    behind does not build on the one they went on, or an empty column took no more at
+    once), read from ``after``, the position right after the move. None when ``after``
+    does not show such a move (the cards went on home since)."""
+    assert isinstance(after, FreeCellPosition)
+    names = after.variant.column_names
+    if source not in names or target not in names or not 0 < moved < held:
+        return None
+    rest, landed = after.columns[names.index(source)], after.columns[names.index(target)]
+    if not rest or len(landed) < moved:
+        return None
+    if len(landed) == moved:  # into an empty column: only when its limit held the rest back
+        limit = supermove_limit(
+            after.empty_cells,
+            after.empty_columns + 1,
+            to_empty=True,
+            doubling=after.variant.doubling,
         )
-    return ngettext(
-        "Only %(num)s of the %(held)s cards you picked up could move there at once "
-        "(free cells and empty columns limit a run).",
-        "Only %(num)s of the %(held)s cards you picked up could move there at once "
-        "(free cells and empty columns limit a run).",
-        moved,
-    ) % {"num": moved, "held": held}
+        if limit != moved:
+            return None
+    return view.part_words(after, (rest[-1], *landed[-moved:]), target, moved, done=True)
 
 
 def went_home(count: int) -> str:

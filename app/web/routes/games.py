@@ -148,6 +148,9 @@ class _Notes:
     """A card or gap the player chose that does nothing: the page says why."""
     cancel: str = ""
     """The player let go of what they were choosing (a 2, cards held): the page says so."""
+    seen: str = ""
+    """``v``: the game's version the page that asked shows (site.js adds it to what the
+    game's links ask): behind the game's, the click was made on a board that is no more."""
 
 
 NOTES_MAX: Final = 32
@@ -173,6 +176,7 @@ async def page_notes(request: Request) -> _Notes:
         note("baddeal"),
         note("why"),
         note("cancel"),
+        note("v"),
     )
 
 
@@ -186,11 +190,31 @@ async def game_page(
 ) -> Response:
     """The game, with what its query asks for (:class:`_Notes`)."""
     if notes.check:  # waits for the solver (up to a second): never on the event loop
-        return await in_thread(_checked_page, request, db, solvers, game_id)
+        return await in_thread(_checked_page, request, db, solvers, game_id, notes.seen)
     return await reading(db, _game_page, request, db, game_id, notes)
 
 
-def _checked_page(request: Request, db: Database, solvers: SolverPool, game_id: str) -> Response:
+def behind(seen: str, game: service.Game) -> bool:
+    """Whether ``seen`` (a version a page posted or asked with) is not the game's own: the
+    game moved on in another tab or on another device since that page was drawn."""
+    text = seen.strip()
+    return bool(text) and (not DIGITS.fullmatch(text) or int(text) != game.version)
+
+
+def moved_on(request: Request, game: service.Game) -> Response:
+    """The game as it stands now, saying it moved on elsewhere: nothing the old page asked
+    is done (409, as a move made on an old version)."""
+    if not is_htmx(request):
+        url = request.url_for("game_page", game_id=game.id).include_query_params(stale="1")
+        return RedirectResponse(url, status_code=303)
+    return render_game(request, table_for(request, game), status_code=409, message=stale_message())
+
+
+def _checked_page(
+    request: Request, db: Database, solvers: SolverPool, game_id: str, seen: str = ""
+) -> Response:
+    if seen and behind(seen, current := service.load(db=db, game_id=game_id)):
+        return moved_on(request, current)
     game, answer = service.winnable(db=db, solvers=solvers, game_id=game_id)
     return render_game(request, table_for(request, game), message=verdict_words(game, answer))
 
@@ -199,6 +223,8 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
     game, settings = service.game_and_settings(
         db=db, game_id=game_id, player_id=current_player(request)
     )
+    if behind(notes.seen, game):
+        return moved_on(request, game)
     hint = notes.hint
     message = describe_hint(game, hint, True) if hint and not game.is_over else None
     if notes.refused:
@@ -214,9 +240,11 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
     elif notes.cancel:
         message = _("Cancelled: nothing was moved.")
     elif notes.fewer:
-        moved, _sep, held = notes.fewer.partition("-")
+        moved, held, source, target = [*notes.fewer.split("-", 3), "", "", "", ""][:4]
         if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
-            message = game.game.presenter.fewer_moved(int(moved), int(held))
+            message = game.game.presenter.fewer_moved(
+                game.position, source, target, int(moved), int(held)
+            )
     return render_game(
         request,
         table_for(request, game, settings),
@@ -227,8 +255,18 @@ def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> R
 
 
 @router.post("/{game_id}/hint", name="game_hint", dependencies=[Depends(limited("search"))])
-def game_hint(request: Request, db: DatabaseDep, solvers: SolversDep, game_id: str) -> Response:
-    """Point at the move to play; the game counts the hint. Nothing is played."""
+def game_hint(
+    request: Request,
+    db: DatabaseDep,
+    solvers: SolversDep,
+    game_id: str,
+    version: Annotated[str, Form(max_length=64)] = "",
+) -> Response:
+    """Point at the move to play; the game counts the hint. Nothing is played. Asked from
+    a board the game has moved on from (``version`` behind), it shows the game as it is
+    and counts nothing."""
+    if version and behind(version, current := service.load(db=db, game_id=game_id)):
+        return moved_on(request, current)
     game, suggestion = service.ask_hint(db=db, solvers=solvers, game_id=game_id)
     if is_htmx(request) or not suggestion.sure or suggestion.move is None:
         message = describe_hint(game, suggestion.move, suggestion.sure)
@@ -324,8 +362,13 @@ def _game_action(
     # only a move says how many of them went.
     moving = isinstance(command, service.Play | service.Between)
     moved = acted.game.game.moved_count(acted.before, acted.move) if moving else 0
+    source, target = _places(acted) if moving and count > moved else ("", "")
     fewer = (
-        acted.game.game.presenter.fewer_moved(moved, count) if moving and count > moved else None
+        acted.game.game.presenter.fewer_moved(
+            acted.played or acted.game.position, source, target, moved, count
+        )
+        if source
+        else None
     )
     if is_htmx(request):
         said = said_after(acted, number, command)
@@ -334,8 +377,17 @@ def _game_action(
         return render_game(request, table, said=said, message=fewer, shown=drawn)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
-        url = url.include_query_params(fewer=f"{moved}-{count}")
+        url = url.include_query_params(fewer=f"{moved}-{count}-{source}-{target}")
     return RedirectResponse(url, status_code=303)
+
+
+def _places(acted: service.Acted) -> tuple[str, str]:
+    """The places the player's move joined (``'1'``, ``'7'``), from its notation."""
+    try:
+        move = acted.before.parse_action(acted.move)
+    except ValueError:
+        return "", ""
+    return getattr(move, "source", ""), getattr(move, "target", "")
 
 
 def refusal(game: service.Game, action: str) -> str | None:
