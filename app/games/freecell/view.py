@@ -367,14 +367,14 @@ def holding_note(
     cards, count = _describe(position, selection), selection.count
     if whole and partials:
         first = ngettext(
-            "Holding %(cards)s: all %(num)s can go to %(places)s.",
-            "Holding %(cards)s: all %(num)s can go to %(places)s.",
+            "Holding %(cards)s: all %(num)s can go %(places)s.",
+            "Holding %(cards)s: all %(num)s can go %(places)s.",
             count,
         ) % {"cards": cards, "num": isolate(count), "places": whole}
     elif whole:
         first = ngettext(
-            "Holding %(cards)s: it can go to %(places)s.",
-            "Holding %(cards)s: they can go to %(places)s.",
+            "Holding %(cards)s: it can go %(places)s.",
+            "Holding %(cards)s: they can go %(places)s.",
             count,
         ) % {"cards": cards, "places": whole}
     elif partials:
