@@ -41,6 +41,9 @@ class DealRecords:
     """What the shipped proofs say of the deal (None: never classified)."""
     in_rounds: bool
     """A game dealt again between rounds (a redeal): its proof is of the first round."""
+    fewest_cells: int | None = None
+    """Standard FreeCell: the fewest free cells the deal is won with (0-4, 5: not even
+    with four, ``proofs.INTRACTABLE``: its proof ran past the budget); None: not searched."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +133,10 @@ def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> 
         by_moves = records.deal_wins(session, kind, variant, deal, "moves", TOP) if won else []
         by_time = records.deal_wins(session, kind, variant, deal, "time", TOP) if won else []
     verdict = proofs.proofs(kind, variant).verdict(deal)
-    return DealRecords(kind, variant, deal, played, won, by_moves, by_time, verdict, in_rounds)
+    cells = proofs.fewest_cells(deal) if (kind, variant) == ("freecell", "standard") else None
+    return DealRecords(
+        kind, variant, deal, played, won, by_moves, by_time, verdict, in_rounds, cells
+    )
 
 
 def today(now: datetime | None = None) -> date:
@@ -218,7 +224,30 @@ def start_winnable(
 
 
 def has_winnable(kind: str, variant: str) -> bool:
-    return bool(proofs.proofs(kind, variant).winnable)
+    return proofs.proofs(kind, variant).winnable_count() > 0
+
+
+DIFFICULTIES: Final = tuple(proofs.DIFFICULTIES)
+"""A new FreeCell game's difficulty: the fewest free cells its deal needs, proved."""
+
+
+def start_of_difficulty(
+    *, db: Database, player_id: str, difficulty: str, now: datetime | None = None
+) -> Game:
+    """A new standard FreeCell game on a deal of ``difficulty`` (see
+    :data:`proofs.DIFFICULTIES`), picked at random among the deals proved so."""
+    check_difficulty(difficulty)
+    deal = proofs.random_of_difficulty(difficulty, secrets.randbelow(1 << 30))
+    assert deal is not None
+    return start(
+        db=db, player_id=player_id, kind="freecell", variant="standard", deal=deal, now=now
+    )
+
+
+def check_difficulty(difficulty: str) -> None:
+    """Raise :class:`UnknownGameKind` when no deal of ``difficulty`` is proved."""
+    if not proofs.difficulty_count(difficulty):
+        raise _none_proved("freecell", "standard")
 
 
 def _none_proved(kind: str, variant: str) -> UnknownGameKind:

@@ -56,9 +56,11 @@ def start_game(
     deal: ShortField = "",
     winnable: ShortField = "",
     back: ShortField = "",
+    difficulty: ShortField = "",
 ) -> Response:
-    """A new game: on ``deal``, else (``winnable=1``) on a deal proved winnable, else on
-    any deal. ``back``, the game whose page asked (its deal-number field): a number the
+    """A new game: on ``deal``, else (``difficulty``, FreeCell) on a deal of that proved
+    difficulty, else (``winnable=1``) on a deal proved winnable, else on any deal.
+    ``back``, the game whose page asked (its deal-number field): a number the
     site cannot deal goes back there with the reason, never to a page of its own."""
     if back and not GAME_ID_SHAPE.fullmatch(back):
         raise FormError(_("The game to go back to is not a game of this site."))
@@ -70,6 +72,15 @@ def start_game(
     number = _deal_number(deal)
     if winnable not in ("", "0", "1"):
         raise FormError(_("Winnable deals only is either on (1) or off (0)."))
+    if difficulty not in ("", "any", *deals.DIFFICULTIES):
+        raise FormError(_("A difficulty is one of: any, easy, medium, hard, expert."))
+    if difficulty in deals.DIFFICULTIES and number is None:
+        if kind.strip() != "freecell" or variant.strip() not in ("", "standard"):
+            raise FormError(_("A difficulty is chosen for FreeCell with four free cells."))
+        deals.check_difficulty(difficulty)  # before a player is made
+        player_id = service.ensure_player(db=db, player_id=player)
+        game = deals.start_of_difficulty(db=db, player_id=player_id, difficulty=difficulty)
+        return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
     if winnable == "1" and number is None:
         # Refused before a player is made: a refusal stores nothing.
         deals.checked(kind.strip(), variant.strip() or None, proved=True)
