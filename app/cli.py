@@ -318,7 +318,8 @@ def _classify_cells(args: argparse.Namespace, folder: Path | None) -> int:
     ``N cells`` line a deal (``N intractable`` when a proof ran past its budget)."""
     import time
 
-    from app.service import fcproofs, proofs
+    from app.games import freecell_proofs as fcproofs
+    from app.service import proofs
 
     if args.kind != "freecell" or args.variant not in (None, "standard"):
         raise ValueError("--fewest-cells is for standard FreeCell")
@@ -330,7 +331,8 @@ def _classify_cells(args: argparse.Namespace, folder: Path | None) -> int:
     wanted = [d for d in args.deals if args.again or old is None or old.value(d) in again]
     found: dict[int, int] = {}
     began = drawn = time.monotonic()
-    for deal, cells in fcproofs.fewest_cells(wanted, args.budget_ms):
+    for deal, fewest in fcproofs.fewest_cells(wanted, args.budget_ms):
+        cells = proofs.INTRACTABLE if fewest is None else fewest
         found[deal] = cells
         print(f"{deal} {'intractable' if cells == proofs.INTRACTABLE else cells}")
         if len(found) % CLASSIFY_SAVE_EVERY == 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.games import freecell, montana
+from app.games.freecell import proofs as freecell_proofs  # noqa: F401 (shipped proofs: app.service.proofs)
 from app.rules.kind import AnyGameKind
 from app.rules.protocol import Position, Rules
 

@@ -30,7 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import Final
 
-from app.games import KINDS, game_kind
+from app.games import KINDS, freecell_proofs, game_kind
 from app.rules.protocol import Verdict
 from app.service import packed
 
@@ -211,17 +211,14 @@ def classify(
     kind: str, variant: str, deals: Iterable[int], budget_ms: int
 ) -> Iterator[tuple[int, Verdict]]:
     """Search each deal from its start (``budget_ms`` each): FreeCell on fc-solve's library
-    where it is installed (:mod:`app.service.fcproofs`), else the game's own searches."""
+    where it is installed (:mod:`app.games.freecell.proofs`), else the game's own searches."""
     game = game_kind(kind)
     if variant not in game.rules.variants:
         raise ValueError(f"{game.rules.name} has no variant {variant!r}")
     checked = _checked(deals, game.rules.max_deal)
-    if kind == "freecell":
-        from app.service import fcproofs
-
-        if fcproofs.available():
-            yield from fcproofs.classify(variant, checked, budget_ms)
-            return
+    if kind == "freecell" and freecell_proofs.available():
+        yield from freecell_proofs.classify(variant, checked, budget_ms)
+        return
     searches = game.searches()
     for deal in checked:
         answer = searches.answer(game.rules.new_game(deal, variant), budget_ms)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from app.games.freecell import fcsolve
+from app.games.freecell import proofs as fcproofs
 from app.games.freecell.rules import new_game, variant_named
-from app.service import fcproofs, packed, proofs
+from app.service import packed, proofs
 
 
 @pytest.mark.parametrize("bits", [2, 4])

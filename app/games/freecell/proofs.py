@@ -44,11 +44,9 @@ def classify(variant: str, deals: Iterable[int], budget_ms: int) -> Iterator[tup
             yield deal, classifier.classify(new_game(deal, variant), limits).verdict
 
 
-def fewest_cells(deals: Iterable[int], budget_ms: int) -> Iterator[tuple[int, int]]:
-    """Each standard deal's fewest free cells (0-4, 5: not even with four; 14:
+def fewest_cells(deals: Iterable[int], budget_ms: int) -> Iterator[tuple[int, int | None]]:
+    """Each standard deal's fewest free cells (0-4, 5: not even with four; None:
     intractable), by :func:`fewest`."""
-    from app.service.proofs import INTRACTABLE
-
     limits = budget(budget_ms)
     classifiers = {
         cells: fcsolve.Classifier(STANDARD, freecells=cells, check=False)
@@ -57,8 +55,7 @@ def fewest_cells(deals: Iterable[int], budget_ms: int) -> Iterator[tuple[int, in
     try:
         for deal in deals:
             start = new_game(deal)
-            found = fewest(lambda cells: classifiers[cells].classify(start, limits).verdict)  # noqa: B023
-            yield deal, INTRACTABLE if found is None else found
+            yield deal, fewest(lambda cells: classifiers[cells].classify(start, limits).verdict)  # noqa: B023
     finally:
         for classifier in classifiers.values():
             classifier.close()
