@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.config import LOG_CONFIG, get_settings
-from app.games import GAMES, KINDS, game_kind, rules_for
+from app.games import GAMES, KINDS, PROOF_SEARCHES, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError, Verdict
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def _parser() -> argparse.ArgumentParser:
     classify.add_argument(
         "--fewest-cells",
         action="store_true",
-        help="standard FreeCell: the fewest free cells each deal can be won with",
+        help="the fewest free cells each deal can be won with (a game with free cells)",
     )
     classify.set_defaults(run=_classify)
 
@@ -253,8 +253,8 @@ PROGRESS_EVERY = 0.5
 
 def _classify(args: argparse.Namespace) -> int:
     """Classify, with a progress bar and the time left on stderr and one ``N verdict``
-    line a deal on stdout; the FreeCell family's proofs go to packed files (two bits a
-    deal), Montana's to line files."""
+    line a deal on stdout; a game proved on a library goes to packed files (two bits a
+    deal), the others to line files."""
     import time
 
     from app.service import proofs
@@ -263,7 +263,7 @@ def _classify(args: argparse.Namespace) -> int:
     folder = Path(args.folder) if args.folder else None
     if args.fewest_cells:
         return _classify_cells(args, folder)
-    packed_files = args.kind == "freecell"
+    packed_files = args.kind in PROOF_SEARCHES
     for variant in [args.variant] if args.variant else rules.variants:
         if packed_files:
             file = proofs.bits_path(args.kind, variant, folder)
@@ -314,17 +314,18 @@ def _save(file: Path, found: dict[int, Verdict], header: str, *, packed: bool) -
 
 
 def _classify_cells(args: argparse.Namespace, folder: Path | None) -> int:
-    """``--fewest-cells``: standard FreeCell's deals solved with fewer free cells, one
+    """``--fewest-cells``: a game's deals solved with fewer free cells, one
     ``N cells`` line a deal (``N intractable`` when a proof ran past its budget)."""
     import time
 
-    from app.games import freecell_proofs as fcproofs
+    from app.games import CELLS_GAME, PROOF_SEARCHES
     from app.service import proofs
 
-    if args.kind != "freecell" or args.variant not in (None, "standard"):
-        raise ValueError("--fewest-cells is for standard FreeCell")
+    if (args.kind, args.variant or CELLS_GAME[1]) != CELLS_GAME:
+        raise ValueError(f"--fewest-cells is for {CELLS_GAME[0]} {CELLS_GAME[1]}")
+    fcproofs = PROOF_SEARCHES[args.kind]
     if not fcproofs.available():
-        raise ValueError("--fewest-cells needs fc-solve's library (libfreecell-solver0)")
+        raise ValueError("--fewest-cells needs fc-solve's library")
     file = proofs.cells_path(folder)
     old = proofs.read_cells(file)
     again = (None, proofs.INTRACTABLE, proofs.NOT_COMPUTED)

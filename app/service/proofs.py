@@ -9,13 +9,13 @@ round can be cleared without a redeal); ``unsolvable``: it proved there is none;
 Two forms:
 
 - ``<kind>-<variant>.bits``: two bits a deal (:mod:`app.service.packed`; 0 not classified,
-  1 solved, 2 unsolvable, 3 unknown), for long runs: the FreeCell family, classified on
+  1 solved, 2 unsolvable, 3 unknown), for long runs: games classified on
   fc-solve's library (a fast meta-move scan finds a line; "unsolvable" only when an
   exhaustive single-card scan ran out). A million deals is 250 kB.
-- ``<kind>-<variant>.txt``: one ``deal verdict`` line each (Montana's few hundred).
+- ``<kind>-<variant>.txt``: one ``deal verdict`` line each (a few hundred deals).
 
-``freecell-standard.cells`` holds, four bits a deal, the fewest free cells standard
-FreeCell's deal can be won with (:data:`NOT_EVEN_WITH_FOUR` for #11982): solved with that
+``<kind>-<variant>.cells`` (:data:`app.games.CELLS_GAME`) holds, four bits a deal, the
+fewest free cells a deal can be won with (:data:`NOT_EVEN_WITH_FOUR` for #11982): solved with that
 many, proved impossible with one fewer. :data:`INTRACTABLE`: a proof ran past its budget;
 :data:`NOT_COMPUTED`: not searched yet.
 """
@@ -30,7 +30,7 @@ from datetime import date
 from pathlib import Path
 from typing import Final
 
-from app.games import KINDS, freecell_proofs, game_kind
+from app.games import CELLS_GAME, KINDS, PROOF_SEARCHES, game_kind
 from app.rules.protocol import Verdict
 from app.service import packed
 
@@ -51,7 +51,7 @@ DIFFICULTIES: Final[dict[str, frozenset[int]]] = {
     "hard": frozenset((3,)),
     "expert": frozenset((4,)),
 }
-"""A FreeCell difficulty: the fewest free cells its deals need."""
+"""A difficulty: the fewest free cells its deals need."""
 
 
 class Proofs:
@@ -110,7 +110,7 @@ def bits_path(kind: str, variant: str, folder: Path | None = None) -> Path:
 
 
 def cells_path(folder: Path | None = None) -> Path:
-    return (folder or FOLDER) / "freecell-standard.cells"
+    return (folder or FOLDER) / f"{CELLS_GAME[0]}-{CELLS_GAME[1]}.cells"
 
 
 @functools.cache
@@ -151,7 +151,7 @@ def read(file: Path) -> Proofs:
 
 @functools.cache
 def fewest_cells_file() -> packed.Packed | None:
-    """The shipped fewest free cells of standard FreeCell's deals (None: none shipped)."""
+    """The shipped fewest free cells of ``CELLS_GAME``'s deals (None: none shipped)."""
     return read_cells(cells_path())
 
 
@@ -165,7 +165,7 @@ def read_cells(file: Path) -> packed.Packed | None:
 
 
 def fewest_cells(deal: int) -> int | None:
-    """The fewest free cells standard FreeCell deal ``deal`` can be won with (0-4;
+    """The fewest free cells ``CELLS_GAME``'s deal ``deal`` can be won with (0-4;
     :data:`NOT_EVEN_WITH_FOUR`: none), :data:`INTRACTABLE` when its proof ran past the
     budget, None when it was never searched."""
     shipped = fewest_cells_file()
@@ -210,14 +210,15 @@ def random_winnable(kind: str, variant: str, pick: int) -> int | None:
 def classify(
     kind: str, variant: str, deals: Iterable[int], budget_ms: int
 ) -> Iterator[tuple[int, Verdict]]:
-    """Search each deal from its start (``budget_ms`` each): FreeCell on fc-solve's library
-    where it is installed (:mod:`app.games.freecell.proofs`), else the game's own searches."""
+    """Search each deal from its start (``budget_ms`` each): on a library where the game
+    has one installed (:data:`app.games.PROOF_SEARCHES`), else with the game's own searches."""
     game = game_kind(kind)
     if variant not in game.rules.variants:
         raise ValueError(f"{game.rules.name} has no variant {variant!r}")
     checked = _checked(deals, game.rules.max_deal)
-    if kind == "freecell" and freecell_proofs.available():
-        yield from freecell_proofs.classify(variant, checked, budget_ms)
+    library = PROOF_SEARCHES.get(kind)
+    if library is not None and library.available():
+        yield from library.classify(variant, checked, budget_ms)
         return
     searches = game.searches()
     for deal in checked:

@@ -117,8 +117,8 @@ def test_any_difficulty_is_any_deal_and_a_deal_number_wins(
     [
         ({"difficulty": "impossible"}, "A difficulty is one of"),
         ({"difficulty": "HARD"}, "A difficulty is one of"),
-        ({"difficulty": "hard", "variant": "bakers"}, "FreeCell with four free cells"),
-        ({"difficulty": "easy", "kind": "montana"}, "FreeCell with four free cells"),
+        ({"difficulty": "hard", "variant": "bakers"}, "the game with four free cells"),
+        ({"difficulty": "easy", "kind": "montana"}, "the game with four free cells"),
     ],
 )
 def test_a_bad_difficulty_is_a_readable_422_and_stores_nothing(

@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
 
 from app import i18n, service, transfers
-from app.games import KINDS
+from app.games import CELLS_GAME, KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError
 from app.service import deals, names
@@ -58,7 +58,7 @@ def start_game(
     back: ShortField = "",
     difficulty: ShortField = "",
 ) -> Response:
-    """A new game: on ``deal``, else (``difficulty``, FreeCell) on a deal of that proved
+    """A new game: on ``deal``, else (``difficulty``) on a deal of that proved
     difficulty, else (``winnable=1``) on a deal proved winnable, else on any deal.
     ``back``, the game whose page asked (its deal-number field): a number the
     site cannot deal goes back there with the reason, never to a page of its own."""
@@ -75,8 +75,8 @@ def start_game(
     if difficulty not in ("", "any", *deals.DIFFICULTIES):
         raise FormError(_("A difficulty is one of: any, easy, medium, hard, expert."))
     if difficulty in deals.DIFFICULTIES and number is None:
-        if kind.strip() != "freecell" or variant.strip() not in ("", "standard"):
-            raise FormError(_("A difficulty is chosen for FreeCell with four free cells."))
+        if (kind.strip(), variant.strip() or CELLS_GAME[1]) != CELLS_GAME:
+            raise FormError(_("A difficulty is chosen for the game with four free cells."))
         deals.check_difficulty(difficulty)  # before a player is made
         player_id = service.ensure_player(db=db, player_id=player)
         game = deals.start_of_difficulty(db=db, player_id=player_id, difficulty=difficulty)
