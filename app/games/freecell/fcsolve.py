@@ -631,7 +631,8 @@ def _play(
 @dataclass(frozen=True, slots=True)
 class Budget:
     """How far :func:`solve` may go: seconds in all, iterations of each scan, and the
-    positions it may store (by default: what this process's memory bound leaves)."""
+    positions it may store (by default: what this process's memory bound leaves, or
+    :data:`UNBOUNDED_STATES`)."""
 
     seconds: float
     fast_iterations: int = 50_000
@@ -737,10 +738,15 @@ def solve(position: FreeCellPosition, budget: Budget, lib: Library | None = None
         return classifier.classify(position, budget)
 
 
-def states_left() -> int | None:
+UNBOUNDED_STATES: Final = 1_000_000
+"""Positions a scan may store in a process without a memory bound (the command line):
+about 650 MiB."""
+
+
+def states_left() -> int:
     """How many positions fc-solve may store before this process reaches its memory
-    bound (None: no bound set)."""
+    bound (:data:`UNBOUNDED_STATES` where none is set)."""
     bound = memory.bound()
     if bound is None:
-        return None
+        return UNBOUNDED_STATES
     return max((bound - memory.resident_bytes()) // STATE_BYTES, 1000)
