@@ -12,15 +12,17 @@ solitaire doctor                 (which solvers run here)
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.config import LOG_CONFIG, get_settings
-from app.games import GAMES, KINDS, game_kind, rules_for
+from app.games import GAMES, KINDS, PROOF_SEARCHES, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError, Verdict
 
 if TYPE_CHECKING:
@@ -86,6 +88,11 @@ def _parser() -> argparse.ArgumentParser:
     classify.add_argument("--folder", default=None, help="where the proofs go (app/proofs)")
     classify.add_argument(
         "--again", action="store_true", help="search deals already proved too (default: skip)"
+    )
+    classify.add_argument(
+        "--fewest-cells",
+        action="store_true",
+        help="the fewest free cells each deal can be won with (a game with free cells)",
     )
     classify.set_defaults(run=_classify)
 
@@ -238,34 +245,116 @@ def _deal_range(text: str) -> range:
     return range(int(first), int(last or first) + 1)
 
 
-CLASSIFY_SAVE_EVERY = 25
+CLASSIFY_SAVE_EVERY = 1000
 """Deals classified between two writes of the file: an interrupted run keeps its work."""
+PROGRESS_EVERY = 0.5
+"""Seconds between two redraws of the progress bar."""
 
 
 def _classify(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    """Classify, with a progress bar and the time left on stderr and one ``N verdict``
+    line a deal on stdout; a game proved on a library goes to packed files (two bits a
+    deal), the others to line files."""
+    import time
 
     from app.service import proofs
 
     rules = rules_for(args.kind)
     folder = Path(args.folder) if args.folder else None
+    if args.fewest_cells:
+        return _classify_cells(args, folder)
+    packed_files = args.kind in PROOF_SEARCHES
     for variant in [args.variant] if args.variant else rules.variants:
-        file = proofs.path(args.kind, variant, folder)
+        if packed_files:
+            file = proofs.bits_path(args.kind, variant, folder)
+            known = proofs.load(args.kind, variant, folder).classified()
+        else:
+            file = proofs.path(args.kind, variant, folder)
+            known = dict(proofs.read(file).verdicts)
         header = f"solitaire classify {args.kind} --variant {variant} --budget-ms {args.budget_ms}"
         found: dict[int, Verdict] = {}
         counts = dict.fromkeys(proofs.VERDICTS, 0)
-        known = proofs.read(file).verdicts
         wanted = [d for d in args.deals if args.again or known.get(d, "unknown") == "unknown"]
+
+        save = functools.partial(_save, file, found, header, packed=packed_files)
+
+        began = drawn = time.monotonic()
         for deal, verdict in proofs.classify(args.kind, variant, wanted, args.budget_ms):
             found[deal] = verdict
             counts[verdict] += 1
+            print(f"{deal} {verdict}", flush=False)
             if len(found) % CLASSIFY_SAVE_EVERY == 0:
-                proofs.write(file, found, header)
-        proofs.write(file, found, header)
+                save()
+            if time.monotonic() - drawn >= PROGRESS_EVERY:
+                drawn = time.monotonic()
+                _progress(
+                    f"{variant} " + proofs.progress_line(len(found), len(wanted), drawn - began)
+                )
+        save()
+        _progress(
+            f"{variant} " + proofs.progress_line(len(found), len(wanted), time.monotonic() - began),
+            end="\n",
+        )
         summary = ", ".join(f"{count} {verdict}" for verdict, count in counts.items())
         skipped = len(args.deals) - len(wanted)
-        print(f"{args.kind} {variant}: {len(found)} deals: {summary} ({skipped} proved before)")
+        print(
+            f"{args.kind} {variant}: {len(found)} deals: {summary} ({skipped} proved before)",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _save(file: Path, found: dict[int, Verdict], header: str, *, packed: bool) -> None:
+    from app.service import proofs
+
+    if packed:
+        proofs.write_bits(file, found)
+    else:
+        proofs.write(file, found, header)
+
+
+def _classify_cells(args: argparse.Namespace, folder: Path | None) -> int:
+    """``--fewest-cells``: a game's deals solved with fewer free cells, one
+    ``N cells`` line a deal (``N intractable`` when a proof ran past its budget)."""
+    import time
+
+    from app.games import CELLS_GAME, PROOF_SEARCHES
+    from app.service import proofs
+
+    if (args.kind, args.variant or CELLS_GAME[1]) != CELLS_GAME:
+        raise ValueError(f"--fewest-cells is for {CELLS_GAME[0]} {CELLS_GAME[1]}")
+    fcproofs = PROOF_SEARCHES[args.kind]
+    if not fcproofs.available():
+        raise ValueError("--fewest-cells needs fc-solve's library")
+    file = proofs.cells_path(folder)
+    old = proofs.read_cells(file)
+    again = (None, proofs.INTRACTABLE, proofs.NOT_COMPUTED)
+    wanted = [d for d in args.deals if args.again or old is None or old.value(d) in again]
+    found: dict[int, int] = {}
+    began = drawn = time.monotonic()
+    for deal, fewest in fcproofs.fewest_cells(wanted, args.budget_ms):
+        cells = proofs.INTRACTABLE if fewest is None else fewest
+        found[deal] = cells
+        print(f"{deal} {'intractable' if cells == proofs.INTRACTABLE else cells}")
+        if len(found) % CLASSIFY_SAVE_EVERY == 0:
+            proofs.write_cells(file, found)
+        if time.monotonic() - drawn >= PROGRESS_EVERY:
+            drawn = time.monotonic()
+            _progress(
+                "fewest cells " + proofs.progress_line(len(found), len(wanted), drawn - began)
+            )
+    proofs.write_cells(file, found)
+    _progress(
+        "fewest cells " + proofs.progress_line(len(found), len(wanted), time.monotonic() - began),
+        end="\n",
+    )
+    return 0
+
+
+def _progress(line: str, end: str = "") -> None:
+    """Redraw the progress line on stderr (a terminal's line, rewritten in place)."""
+    sys.stderr.write("\r" + line + end)
+    sys.stderr.flush()
 
 
 def _deal(args: argparse.Namespace) -> int:

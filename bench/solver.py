@@ -234,6 +234,40 @@ def bench_montana_hints(games: int, jobs: int) -> None:
     print(f"  lost: {[r[0] for r in played if not r[1]]}")
 
 
+def bench_shipped_proofs() -> None:
+    """The shipped proofs (app/proofs, made by ``solitaire classify`` on fc-solve's
+    library): each FreeCell variant's share of winnable deals among those classified (an
+    intractable deal counted apart), and the fewest free cells standard deals need."""
+    from collections import Counter
+
+    from app.service import proofs
+
+    for variant in freecell.VARIANTS:
+        shipped = proofs.proofs("freecell", variant)
+        counts = shipped.counts()
+        classified = sum(counts.values())
+        sure = counts["solved"] + counts["unsolvable"]
+        last = (
+            shipped.packed.last if shipped.packed is not None else max(shipped.verdicts, default=0)
+        )
+        print(
+            f"FreeCell {variant}: {classified:,} deals classified (up to #{last:,}): "
+            f"winnable {counts['solved']:,} ({percent(counts['solved'], sure)} of those settled), "
+            f"impossible {counts['unsolvable']:,}, intractable {counts['unknown']:,}"
+        )
+    cells = proofs.fewest_cells_file()
+    if cells is None:
+        print("FreeCell fewest free cells: none shipped")
+        return
+    found = Counter(cells.values())
+    searched = cells.count - found[proofs.NOT_COMPUTED]
+    parts = ", ".join(f"{n}: {found[n]:,} ({percent(found[n], searched)})" for n in range(6))
+    print(
+        f"FreeCell fewest free cells, {searched:,} deals searched of 1-{cells.last:,}: {parts}; "
+        f"intractable {found[proofs.INTRACTABLE]:,}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--freecell", type=int, default=1000)
@@ -248,6 +282,7 @@ def main() -> None:
     if args.smoke:
         args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 0, True
         args.variants, args.library = 2, 20
+    bench_shipped_proofs()
     if args.library:
         bench_fcsolve_library(args.library)
     if args.freecell:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.games import freecell, montana
+from app.games.freecell import proofs as freecell_proofs
 from app.rules.kind import AnyGameKind
 from app.rules.protocol import Position, Rules
 
@@ -28,3 +29,10 @@ def game_kind(kind: str) -> AnyGameKind:
 def rules_for(kind: str) -> Rules[Position]:
     """The rules of game ``kind``; raise ``KeyError`` for an unknown kind."""
     return KINDS[kind].rules
+
+
+CELLS_GAME: Final = (freecell.KIND.kind, freecell.rules.DEFAULT_VARIANT)
+"""The game and variant whose deals have a proved difficulty: the fewest free cells each
+is won with (:mod:`app.service.proofs`)."""
+PROOF_SEARCHES: Final = {freecell.KIND.kind: freecell_proofs}
+"""Games whose shipped proofs are made on a library (packed files, two bits a deal)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Final
 
-from app.games import KINDS, game_kind
+from app.games import CELLS_GAME, KINDS, game_kind
 from app.rules.protocol import Position, Rules, Verdict
 from app.service import proofs
 from app.service.model import Game, UnknownGameKind, utcnow, view
@@ -41,6 +41,11 @@ class DealRecords:
     """What the shipped proofs say of the deal (None: never classified)."""
     in_rounds: bool
     """A game dealt again between rounds (a redeal): its proof is of the first round."""
+    has_cells: bool = False
+    """Whether the deal's game has a proved difficulty (``CELLS_GAME``)."""
+    fewest_cells: int | None = None
+    """The fewest free cells the deal is won with (0-4, 5: not even
+    with four, ``proofs.INTRACTABLE``: its proof ran past the budget); None: not searched."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +135,11 @@ def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> 
         by_moves = records.deal_wins(session, kind, variant, deal, "moves", TOP) if won else []
         by_time = records.deal_wins(session, kind, variant, deal, "time", TOP) if won else []
     verdict = proofs.proofs(kind, variant).verdict(deal)
-    return DealRecords(kind, variant, deal, played, won, by_moves, by_time, verdict, in_rounds)
+    has_cells = (kind, variant) == CELLS_GAME
+    cells = proofs.fewest_cells(deal) if has_cells else None
+    return DealRecords(
+        kind, variant, deal, played, won, by_moves, by_time, verdict, in_rounds, has_cells, cells
+    )
 
 
 def today(now: datetime | None = None) -> date:
@@ -218,7 +227,30 @@ def start_winnable(
 
 
 def has_winnable(kind: str, variant: str) -> bool:
-    return bool(proofs.proofs(kind, variant).winnable)
+    return proofs.proofs(kind, variant).winnable_count() > 0
+
+
+DIFFICULTIES: Final = tuple(proofs.DIFFICULTIES)
+"""A new game's difficulty: the fewest free cells its deal needs, proved."""
+
+
+def start_of_difficulty(
+    *, db: Database, player_id: str, difficulty: str, now: datetime | None = None
+) -> Game:
+    """A new game of ``CELLS_GAME`` on a deal of ``difficulty`` (see
+    :data:`proofs.DIFFICULTIES`), picked at random among the deals proved so."""
+    check_difficulty(difficulty)
+    deal = proofs.random_of_difficulty(difficulty, secrets.randbelow(1 << 30))
+    assert deal is not None
+    return start(
+        db=db, player_id=player_id, kind=CELLS_GAME[0], variant=CELLS_GAME[1], deal=deal, now=now
+    )
+
+
+def check_difficulty(difficulty: str) -> None:
+    """Raise :class:`UnknownGameKind` when no deal of ``difficulty`` is proved."""
+    if not proofs.difficulty_count(difficulty):
+        raise _none_proved(*CELLS_GAME)
 
 
 def _none_proved(kind: str, variant: str) -> UnknownGameKind:

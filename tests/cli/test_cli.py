@@ -93,19 +93,38 @@ def test_classify_writes_the_proofs_and_skips_deals_proved(
 ) -> None:
     from app.service import proofs
 
-    assert main(["classify", "freecell", "--deals", "1-3", "--folder", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "freecell standard: 3 deals: 3 solved" in out
-    shipped = proofs.read(tmp_path / "freecell-standard.txt")
-    assert shipped.winnable == (1, 2, 3)
-    assert main(["classify", "freecell", "--deals", "2-4", "--folder", str(tmp_path)]) == 0
-    assert "1 deals: 1 solved, 0 unsolvable, 0 unknown (2 proved before)" in capsys.readouterr().out
-    assert proofs.read(tmp_path / "freecell-standard.txt").winnable == (1, 2, 3, 4)
+    argv = ["classify", "freecell", "--variant", "standard", "--folder", str(tmp_path)]
+    assert main([*argv, "--deals", "11981-11983"]) == 0
+    out, err = capsys.readouterr()
+    # One line a deal on stdout; a progress bar, the time left and a summary on stderr.
+    assert out == "11981 solved\n11982 unsolvable\n11983 solved\n"
+    assert "3/3 100%" in err and "[" in err
+    assert "freecell standard: 3 deals: 2 solved, 1 unsolvable, 0 unknown" in err
+    shipped = proofs.load("freecell", "standard", tmp_path)
+    assert shipped.verdict(11982) == "unsolvable" and shipped.verdict(11980) is None
+    assert (tmp_path / "freecell-standard.bits").stat().st_size < 3100  # two bits a deal
+    assert main([*argv, "--deals", "11982-11984"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "11984 solved\n"
+    assert "1 deals: 1 solved, 0 unsolvable, 0 unknown (2 proved before)" in err
     # Every variant of a game, one file each, with a short budget.
     assert main(["classify", "montana", "--deals", "1", "--budget-ms", "300", "--folder",
                  str(tmp_path)]) == 0  # fmt: skip
     for variant in ("expert", "easy"):
         assert proofs.read(tmp_path / f"montana-{variant}.txt").verdict(1) is not None
+
+
+def test_classify_fewest_cells(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from app.service import proofs
+
+    argv = ["classify", "freecell", "--fewest-cells", "--folder", str(tmp_path)]
+    assert main([*argv, "--deals", "11982"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "11982 5\n"
+    assert "1/1 100%" in err
+    cells = proofs.read_cells(tmp_path / "freecell-standard.cells")
+    assert cells is not None and cells.value(11982) == proofs.NOT_EVEN_WITH_FOUR
+    assert cells.value(1) == proofs.NOT_COMPUTED
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ def no_proofs(monkeypatch: pytest.MonkeyPatch, kind: str, variant: str) -> None:
     real = proofs.proofs
 
     def fake(k: str, v: str) -> proofs.Proofs:
-        return proofs.Proofs({}, ()) if (k, v) == (kind, variant) else real(k, v)
+        return proofs.Proofs({}) if (k, v) == (kind, variant) else real(k, v)
 
     monkeypatch.setattr(proofs, "proofs", fake)
 
@@ -65,15 +65,16 @@ def no_proofs(monkeypatch: pytest.MonkeyPatch, kind: str, variant: str) -> None:
 
 
 def test_the_shipped_proofs_are_of_the_registry_and_read_without_searching() -> None:
-    files = sorted(proofs.FOLDER.glob("*.txt"))
+    files = sorted([*proofs.FOLDER.glob("*.txt"), *proofs.FOLDER.glob("*.bits")])
     assert files
     known = {f"{kind}-{variant}" for kind, variant in proofs.variants()}
     for file in files:
         assert file.stem in known, file
     for kind, variant in (("freecell", "standard"), ("montana", "expert"), ("montana", "easy")):
         shipped = proofs.proofs(kind, variant)
-        assert len(shipped.winnable) >= 10, (kind, variant)
-        assert all(shipped.verdict(deal) == "solved" for deal in shipped.winnable)
+        assert shipped.winnable_count() >= 10, (kind, variant)
+        for k in range(0, shipped.winnable_count(), max(shipped.winnable_count() // 50, 1)):
+            assert shipped.verdict(shipped.winnable_at(k)) == "solved"
 
 
 def test_every_variant_of_the_registry_has_a_deal_proved_winnable() -> None:
@@ -83,9 +84,10 @@ def test_every_variant_of_the_registry_has_a_deal_proved_winnable() -> None:
     for kind, game in KINDS.items():
         for variant in game.rules.variants:
             shipped = proofs.proofs(kind, variant)
-            assert shipped.winnable, f"{kind} {variant}: no deal proved winnable in app/proofs"
+            assert shipped.winnable_count(), f"{kind} {variant}: no deal proved winnable"
             assert deals.has_winnable(kind, variant)
-            assert proofs.daily_deal(kind, variant, day) in shipped.winnable
+            daily = proofs.daily_deal(kind, variant, day)
+            assert daily is not None and shipped.verdict(daily) == "solved"
 
 
 def test_a_winnable_start_is_on_a_deal_proved_winnable(client: TestClient, db: Database) -> None:
@@ -199,10 +201,11 @@ def test_play_this_deal_starts_a_new_game_on_it(client: TestClient, db: Database
 
 
 def test_a_deal_page_says_what_the_proofs_know(client: TestClient) -> None:
-    assert "Proved impossible." in client.get("/deals/freecell/11982").text or (
-        proofs.proofs("freecell", "standard").verdict(11982) is None
-    )
-    assert "Unknown." in client.get("/deals/freecell/999999").text
+    assert "Proved impossible." in client.get("/deals/freecell/11982").text
+    assert "Proved winnable." in client.get("/deals/freecell/999999").text
+    intractable = proofs.proofs("freecell", "standard").verdict(57148)
+    assert intractable == "unknown"  # the atomic scan ran past its bound
+    assert "Unknown." in client.get("/deals/freecell/57148").text
     unsolvable = [
         d for d, v in proofs.proofs("montana", "expert").verdicts.items() if v == "unsolvable"
     ]

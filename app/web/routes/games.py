@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
 
 from app import i18n, service, transfers
-from app.games import KINDS
+from app.games import CELLS_GAME, KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError
 from app.service import deals, names
@@ -58,9 +58,11 @@ def start_game(
     deal: ShortField = "",
     winnable: ShortField = "",
     back: ShortField = "",
+    difficulty: ShortField = "",
 ) -> Response:
-    """A new game: on ``deal``, else (``winnable=1``) on a deal proved winnable, else on
-    any deal. ``back``, the game whose page asked (its deal-number field): a number the
+    """A new game: on ``deal``, else (``difficulty``) on a deal of that proved
+    difficulty, else (``winnable=1``) on a deal proved winnable, else on any deal.
+    ``back``, the game whose page asked (its deal-number field): a number the
     site cannot deal goes back there with the reason, never to a page of its own."""
     if back and not GAME_ID_SHAPE.fullmatch(back):
         raise FormError(_("The game to go back to is not a game of this site."))
@@ -77,6 +79,15 @@ def start_game(
     number = deal_box.number(deal)
     if winnable not in ("", "0", "1"):
         raise FormError(_("Winnable deals only is either on (1) or off (0)."))
+    if difficulty not in ("", "any", *deals.DIFFICULTIES):
+        raise FormError(_("A difficulty is one of: any, easy, medium, hard, expert."))
+    if difficulty in deals.DIFFICULTIES and number is None:
+        if (kind.strip(), variant.strip() or CELLS_GAME[1]) != CELLS_GAME:
+            raise FormError(_("A difficulty is chosen for the game with four free cells."))
+        deals.check_difficulty(difficulty)  # before a player is made
+        player_id = service.ensure_player(db=db, player_id=player)
+        game = deals.start_of_difficulty(db=db, player_id=player_id, difficulty=difficulty)
+        return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
     if winnable == "1" and number is None:
         # Refused before a player is made: a refusal stores nothing.
         deals.checked(kind.strip(), variant.strip() or None, proved=True)
