@@ -303,7 +303,7 @@ def test_a_killed_worker_is_replaced_and_no_acknowledged_action_is_lost(
     os.kill(worker, signal.SIGKILL)
     assert wait_for(found.url, 60), "the site did not answer again"
     assert found.workers() != [worker]
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a bound for liveness on a loaded machine
     while any(alive(pid) for pid in solvers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in solvers), "the dead worker's solvers live on"
