@@ -44,7 +44,9 @@ SERVER_START_TIMEOUT: Final = 15.0
 SERVER_STOP_TIMEOUT: Final = 10.0
 ACTION_TIMEOUT_MS: Final = 60_000
 """A bound for liveness, never a speed: a wait ends as soon as what it waits for is there,
-and a loaded machine may take this long (a hint waits up to 30 s for its search)."""
+and a loaded machine may take this long (a hint waits up to 30 s for its search). Actions,
+waits and every ``expect`` assertion (whose own default is 5 s) have it."""
+expect.set_options(timeout=ACTION_TIMEOUT_MS)
 
 COUNT_SETTLES: Final = """
 window.__htmxSettled = 0;
