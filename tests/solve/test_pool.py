@@ -105,7 +105,7 @@ def test_a_search_past_the_memory_limit_answers_not_sure_and_its_worker_lives() 
         assert isinstance(answer, Answer)
         assert answer.verdict == "unknown"
         assert 100_000 < answer.positions < 1_500_000  # stopped by memory, not positions
-        assert answer.seconds < 60  # nor by time
+        assert answer.seconds < 120  # nor by its time budget (answer_ms)
         next_answer = solver.ask(fresh(12), wait=120)  # the same worker answers again
         assert isinstance(next_answer, Answer)
     finally:
