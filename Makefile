@@ -90,8 +90,12 @@ typecheck:
 imports:
 	$(BIN)/lint-imports
 
+# Every core runs tests (pytest-xdist): each worker has its own browser, live server,
+# PostgreSQL and Redis; tests marked heavy run on one worker in turn. The slowest are named
+# at the end (docs/developing.md keeps the list). TEST_WORKERS=0 runs in one process.
+TEST_WORKERS ?= auto
 pytest:
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup --durations=25
 
 # Every bench in full; `make test` runs each one's --smoke (tests/bench).
 bench: install-dev wrk fc-solve

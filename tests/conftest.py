@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, settings
 
 from app.config import Settings
 from app.store import Database
@@ -23,6 +24,10 @@ KeepExtension.verify = True
 """Every ``{% keep %}`` part the tests render is drawn again and compared: a missing key
 (two states of a page under one key) fails the test that draws the second one."""
 
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
+"""No property test has a clock: a loaded machine runs an example as slowly as it must."""
+
 SKIPPED_LANES: list[str] = []
 FAST = {
     f"rate_limit_{cost}{who}": "100000/second"
@@ -34,6 +39,13 @@ SEARCHES = {"solver_answer_ms": 60_000, "solver_hint_wait": 30.0, "solver_soluti
 """A verdict's search gets a minute, and a hint or a solution waits for its search: a
 loaded test machine still answers what it should (the page's "still thinking" has tests of
 its own; "Still winnable?"'s one-second wait is unchanged)."""
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Tests marked ``heavy`` (real servers under load, memory peaks) run on one worker, in
+    turn (``--dist loadgroup``): two of them at once would measure each other."""
+    if item.get_closest_marker("heavy"):
+        item.add_marker(pytest.mark.xdist_group("heavy"))
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
+pytestmark = pytest.mark.heavy  # a bench loads the machine: one at a time
 
 
 def smoke(name: str) -> str:
@@ -18,7 +19,7 @@ def smoke(name: str) -> str:
         [sys.executable, str(BENCH / name), "--smoke"],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=900,  # a bound for liveness on a loaded machine
         check=False,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -26,7 +26,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect, 
 from app.config import Settings
 from app.rules.cards import FULL_DECK
 from app.web import create_app
-from tests.conftest import FAST
+from tests.conftest import FAST, SEARCHES
 
 CHROMIUM: Final = Path("/usr/bin/chromium")
 CHROMIUM_ARGS: Final = [
@@ -42,7 +42,11 @@ ARTIFACTS: Final = Path(__file__).resolve().parent.parent / "artifacts"
 """Screenshots go here (``tests/artifacts/``, git-ignored)."""
 SERVER_START_TIMEOUT: Final = 15.0
 SERVER_STOP_TIMEOUT: Final = 10.0
-ACTION_TIMEOUT_MS: Final = 5_000
+ACTION_TIMEOUT_MS: Final = 60_000
+"""A bound for liveness, never a speed: a wait ends as soon as what it waits for is there,
+and a loaded machine may take this long (a hint waits up to 30 s for its search). Actions,
+waits and every ``expect`` assertion (whose own default is 5 s) have it."""
+expect.set_options(timeout=ACTION_TIMEOUT_MS)
 
 COUNT_SETTLES: Final = """
 window.__htmxSettled = 0;
@@ -74,7 +78,11 @@ def live_server(migrated_file: Path, tmp_path_factory: pytest.TempPathFactory) -
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     settings = Settings(
-        database_url=f"sqlite:///{path}", secret_key="browser-test", port=port, **FAST
+        database_url=f"sqlite:///{path}",
+        secret_key="browser-test",
+        port=port,
+        **FAST,
+        **SEARCHES,  # a hint waits for its search: a loaded machine still lights its move
     )
     app = create_app(settings)  # its links name the address it serves
     config = uvicorn.Config(

@@ -385,7 +385,7 @@ def test_replay_with_the_keyboard_and_autoplay(player: Page, played: Played) -> 
     page.locator("#replay [data-speed]").select_option(label="fast")
     play.click()
     expect(play).to_have_attribute("aria-pressed", "true")
-    expect(replay).to_have_attribute("data-step", "6", timeout=6 * 250 + 3_000)
+    expect(replay).to_have_attribute("data-step", "6")  # it plays on (how fast: not a test)
     expect(now).to_have_text(FREECELL_STEPS[5])
     expect(page).to_have_url(re.compile(r"\?step=6$"))
     next_step = page.locator("#replay .replay-controls .button", has_text="Next ▶")

@@ -146,14 +146,12 @@ def test_keyboard_focus_survives_the_undo_and_redeal_buttons(montana: MontanaUI)
     for key in ("u", "r"):
         montana.button(key).focus()
         montana.press("Enter")
-        expect(montana.button(key)).to_be_focused(timeout=1_000)
+        expect(montana.button(key)).to_be_focused()
 
 
 def test_cell_tooltips_keep_the_cell_names(montana: MontanaUI) -> None:
     montana.start(1)
-    expect(montana.cell("B9")).to_have_attribute(
-        "title", "Gap B9: wants queen of spades", timeout=1_000
-    )
+    expect(montana.cell("B9")).to_have_attribute("title", "Gap B9: wants queen of spades")
 
 
 def test_choosing_a_two_for_a_column_one_gap(montana: MontanaUI) -> None:

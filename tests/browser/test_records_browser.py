@@ -147,7 +147,7 @@ def test_share_watch_and_revoke(new_context: Callable[[], BrowserContext], artif
         form={"action": "3a", "version": str(version)},
         headers={"Origin": link.split("/watch/")[0]},
     )
-    expect(watcher.locator("#replay")).to_contain_text("3a", timeout=15_000)
+    expect(watcher.locator("#replay")).to_contain_text("3a")
     assert game_id not in watcher.content()
 
     owner.goto(f"/games/{game_id}/share")

@@ -303,7 +303,7 @@ def test_a_killed_worker_is_replaced_and_no_acknowledged_action_is_lost(
     os.kill(worker, signal.SIGKILL)
     assert wait_for(found.url, 60), "the site did not answer again"
     assert found.workers() != [worker]
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 60  # a bound for liveness on a loaded machine
     while any(alive(pid) for pid in solvers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in solvers), "the dead worker's solvers live on"
@@ -394,6 +394,7 @@ def test_private_pages_are_not_stored_and_links_ignore_the_host_header(
     assert f'value="{found.url}/games/{game_id}"' in page
 
 
+@pytest.mark.heavy  # a flood and a memory peak: never beside the other flood
 def test_a_search_flood_from_40_addresses_stays_under_500_mib(site: Callable[..., Site]) -> None:
     """The review's flood reached 553 MiB (the server and its solver processes): here the
     supervisor, its worker and the solver processes together, sampled every 50 ms."""
@@ -410,6 +411,6 @@ def test_a_search_flood_from_40_addresses_stays_under_500_mib(site: Callable[...
     out, _ = flooding.communicate(timeout=60)
     statuses = json.loads(out.decode().strip().splitlines()[-1])["statuses"]
     print(f"\nflood from 40 addresses: {len(statuses)} answers, peak {peak / MIB:.0f} MiB")
-    assert all(status < 500 for status in statuses)
+    assert all(status < 500 for status in statuses), sorted(set(statuses))
     assert len(statuses) > 40
     assert peak < 500 * MIB

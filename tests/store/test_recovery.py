@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -61,9 +60,7 @@ def test_writes_recover_after_the_database_was_read_only(
             service.start(db=db, player_id=player, kind="montana")
         assert service.my_games(db=db, player_id=player).total == 0  # reads still work
     fault.on = False
-    began = time.monotonic()
-    recovers(lambda: service.start(db=db, player_id=player, kind="montana"))
-    assert time.monotonic() - began < 5
+    recovers(lambda: service.start(db=db, player_id=player, kind="montana"))  # within 3 tries
     assert service.my_games(db=db, player_id=player).total == 1
     db.dispose()
 

@@ -317,7 +317,7 @@ def test_still_winnable_with_redeals_left_is_not_a_loss(client: TestClient) -> N
 
 def test_a_sure_verdict_comes_back_with_its_position(client: TestClient) -> None:
     game_id = start(client)
-    for _attempt in range(40):  # the solver answers "still thinking" until it is sure
+    for _attempt in range(240):  # the solver answers "still thinking" until it is sure
         page = client.get(f"/games/{game_id}", params={"check": "1"}).text
         if "Yes:" in page or "Not this round" in page:
             break
