@@ -41,13 +41,6 @@ loaded test machine still answers what it should (the page's "still thinking" ha
 its own; "Still winnable?"'s one-second wait is unchanged)."""
 
 
-def pytest_itemcollected(item: pytest.Item) -> None:
-    """Tests marked ``heavy`` (real servers under load, memory peaks) run on one worker, in
-    turn (``--dist loadgroup``): two of them at once would measure each other."""
-    if item.get_closest_marker("heavy"):
-        item.add_marker(pytest.mark.xdist_group("heavy"))
-
-
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     for lane in SKIPPED_LANES:
         terminalreporter.write_line(
