@@ -33,7 +33,7 @@ class MontanaSearches:
         """Every position along a line a finished search proved best: from each, the rest
         of the line is still the best there is, so following the hint costs one search a
         round."""
-        self.searches = Recent[solver.RoundSearch](SEARCHES_KEPT)
+        self.searches = Recent[solver.Search](SEARCHES_KEPT)
         """Searches still going, each under the position its suggested move leads to."""
         self.asked = Recent[str](SEARCHES_KEPT)
         """Where a hint left its unfinished search waiting, by the position it was asked
@@ -68,7 +68,7 @@ class MontanaSearches:
         if search is None or search.nodes >= solver.HINT_MAX_NODES:
             # A search that has had its share starts over. Letting go of the old one's keys
             # takes ~0.1 s for 2.5 million: that time comes out of this hint's budget.
-            search = solver.RoundSearch(position)
+            search = solver.new_search(position)
         seconds = budget_ms / 1000 - (time.perf_counter() - began)
         left = solver.HINT_MAX_NODES - search.nodes
         result = search.run(max_seconds=seconds, max_nodes=left)
@@ -97,13 +97,13 @@ class MontanaSearches:
         self.searches.trim(0)
         self.asked.trim(0)
 
-    def _asked_before(self, position: MontanaPosition, text: str) -> solver.RoundSearch | None:
+    def _asked_before(self, position: MontanaPosition, text: str) -> solver.Search | None:
         """The unfinished search a hint here left waiting, if it is still waiting unmoved."""
         after = self.asked.get(text)
         if after is None:
             return None
         waiting = self.searches.get(after)
-        if waiting is None or waiting.root_key != solver.key_of(solver.board_of(position)):
+        if waiting is None or not waiting.is_at(position):
             return None  # let go of, or moved on along its move since
         return self.searches.pop(after)
 
