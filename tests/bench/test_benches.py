@@ -49,7 +49,10 @@ def test_stats_page_runs() -> None:
 
 
 def test_solver_runs() -> None:
-    assert "FreeCell deals 1-3" in smoke("solver.py")
+    out = smoke("solver.py")
+    assert "FreeCell deals 1-3" in out
+    assert "first round, python engine" in out
+    assert "following the hint on deals 1-1, python engine" in out
 
 
 def test_attacks_run_on_a_real_server() -> None:

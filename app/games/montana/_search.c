@@ -285,20 +285,21 @@ static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
 
 /* The moves from here to positions not seen yet (now marked seen), as solver.py lists
  * them: plain moves by target cell, then the moves that put cards in place; the last is
- * tried first. A safe move is listed alone. */
+ * tried first. A safe move is listed alone (the moves found before it are still marked).
+ * The moves are found first and their slots in the seen table fetched ahead, then marked. */
 static void list_moves(Search *self, Level *level) {
-    Move plain[MAX_MOVES], gaining[MAX_MOVES];
-    int plains = 0, gains = 0;
+    Move found[MAX_MOVES];
+    uint8_t gains[MAX_MOVES];
+    int count = 0, safe = -1;
     const uint8_t *cells = self->cells, *where = self->where;
-    for (int slot = 0; slot < 4; slot++) {
+    for (int slot = 0; slot < 4 && safe < 0; slot++) {
         int gap = self->gaps[slot], column = gap % COLUMNS, row = gap / COLUMNS;
         if (column == 0) {
             for (int i = 0; i < self->twos_count[row]; i++) {
                 int two = self->twos[row][i], source = where[two];
                 if (source % COLUMNS || self->headed) { /* a 2 in column 1 stays there */
-                    uint64_t child = self->key ^ moved(two, source, gap);
-                    if (seen_add(&self->seen, child))
-                        gaining[gains++] = (Move){child, gap, two, source, slot};
+                    gains[count] = 1;
+                    found[count++] = (Move){self->key ^ moved(two, source, gap), gap, two, source, slot};
                 }
             }
             continue;
@@ -306,17 +307,23 @@ static void list_moves(Search *self, Level *level) {
         int left = cells[gap - 1];
         if (left >= KINGS) continue; /* a king or a gap */
         int card = left + 4, source = where[card];
-        uint64_t child = self->key ^ moved(card, source, gap);
-        if (column == self->rows[row]) {
-            if (card >= KINGS || source % COLUMNS == COLUMNS - 1 || cells[source + 1] == card + 4) {
-                plains = gains = 0; /* a safe move: the only child searched */
-                if (seen_add(&self->seen, child)) plain[plains++] = (Move){child, gap, card, source, slot};
-                break;
-            }
-            if (seen_add(&self->seen, child)) gaining[gains++] = (Move){child, gap, card, source, slot};
-        } else if (seen_add(&self->seen, child)) {
-            plain[plains++] = (Move){child, gap, card, source, slot};
-        }
+        int gaining = column == self->rows[row];
+        if (gaining &&
+            (card >= KINGS || source % COLUMNS == COLUMNS - 1 || cells[source + 1] == card + 4))
+            safe = count;
+        gains[count] = (uint8_t)gaining;
+        found[count++] = (Move){self->key ^ moved(card, source, gap), gap, card, source, slot};
+    }
+    for (int i = 0; i < count; i++)
+        __builtin_prefetch(&self->seen.slots[home(&self->seen, stored(found[i].child))], 1);
+    Move plain[MAX_MOVES], gaining[MAX_MOVES];
+    int plains = 0, gained = 0;
+    for (int i = 0; i < count; i++) {
+        if (!seen_add(&self->seen, found[i].child) || (safe >= 0 && i != safe)) continue;
+        if (gains[i] && safe < 0)
+            gaining[gained++] = found[i];
+        else
+            plain[plains++] = found[i];
     }
     for (int i = 1; i < plains; i++) /* by target cell (each plain move has its own gap) */
         for (int j = i; j > 0 && plain[j - 1].gap > plain[j].gap; j--) {
@@ -325,8 +332,8 @@ static void list_moves(Search *self, Level *level) {
             plain[j - 1] = swap;
         }
     memcpy(level->moves, plain, plains * sizeof(Move));
-    memcpy(level->moves + plains, gaining, gains * sizeof(Move));
-    level->count = plains + gains;
+    memcpy(level->moves + plains, gaining, gained * sizeof(Move));
+    level->count = plains + gained;
 }
 
 static double now(void) {

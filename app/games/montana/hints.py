@@ -10,6 +10,7 @@ it) and where it was asked (the player asks again).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
@@ -28,7 +29,11 @@ ANSWERS_KEPT: Final = 1024
 class MontanaSearches:
     """Every search a Montana hint or verdict made in this process, kept to reuse."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self, new_search: Callable[[MontanaPosition], solver.Search] = solver.new_search
+    ) -> None:
+        self.new_search = new_search
+        """How a search starts: by the engine that runs here, unless a bench asks for one."""
         self.lines = Recent[Hint](LINES_KEPT)
         """Every position along a line a finished search proved best: from each, the rest
         of the line is still the best there is, so following the hint costs one search a
@@ -46,7 +51,7 @@ class MontanaSearches:
 
     def _search(self, text: str, budget_ms: int) -> Answer:
         position = parse(text)
-        result = solver.search(position, max_seconds=budget_ms / 1000)
+        result = self.new_search(position).run(max_seconds=budget_ms / 1000)
         if result.verdict != "unknown" and result.moves:
             self._remember_line(position, result.moves)
         return result
@@ -68,7 +73,7 @@ class MontanaSearches:
         if search is None or search.nodes >= solver.HINT_MAX_NODES:
             # A search that has had its share starts over. Letting go of the old one's keys
             # takes ~0.1 s for 2.5 million: that time comes out of this hint's budget.
-            search = solver.new_search(position)
+            search = self.new_search(position)
         seconds = budget_ms / 1000 - (time.perf_counter() - began)
         left = solver.HINT_MAX_NODES - search.nodes
         result = search.run(max_seconds=seconds, max_nodes=left)
