@@ -17,11 +17,14 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
+# The editable install also compiles Montana's round search where a C compiler is found.
+ENGINE_SOURCES := setup.py app/games/montana/_search.c
+
+$(VENV)/.installed: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml $(ENGINE_SOURCES) | $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 

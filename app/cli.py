@@ -11,6 +11,7 @@ solitaire migrate
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import subprocess
 import sys
@@ -132,6 +133,9 @@ def _serve(args: argparse.Namespace) -> int:
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
+    from app.games.montana.solver import ENGINE
+
+    logging.getLogger("solitaire.serve").info("Montana searches with its %s engine", ENGINE)
     Supervisor(config, sockets=[config.bind_socket()]).run()
     return 0
 
