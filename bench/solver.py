@@ -154,37 +154,44 @@ def as_a_solver_process() -> None:
     memory.limit(SEARCH_STOP_BYTES)
 
 
+MONTANA_WALL_SECONDS = 60.0
+"""A round search's budget of wall-clock time here: on a shared machine a search gets only a
+share of a core, so the shares are counted in the search's own processor time."""
+
+
 def first_round(job: tuple[int, str]) -> tuple[int, str, float, int]:
     from app.games.montana import rules as montana
 
     deal, engine = job
     search = montana_search(engine)(montana.new_game(deal))
-    result = search.run(max_seconds=5.0, max_nodes=10**10)
-    return deal, result.verdict, result.seconds, result.positions
+    began = time.thread_time()  # the compiled search runs in this thread too
+    result = search.run(max_seconds=MONTANA_WALL_SECONDS, max_nodes=10**10)
+    return deal, result.verdict, time.thread_time() - began, result.positions
 
 
 def bench_montana(deals: int, jobs: int) -> None:
-    """Each deal on one core for at most 5 s within a solver process's memory bound; ``jobs``
-    deals at a time; each engine in turn. A search's answer and count do not depend on the
-    clock below its budget, so one 5 s run also says which deals were decided within 1 s."""
+    """Each deal on one core within a solver process's memory bound, ``jobs`` deals at a
+    time, each engine in turn. A search's answer and count do not depend on the clock below
+    its budget, so one run says which deals were decided within 1 s and 5 s of a core."""
     for engine in montana_engines():
         load = os.getloadavg()[0]
         with multiprocessing.Pool(jobs, initializer=as_a_solver_process) as pool:
             work = [(deal, engine) for deal in range(1, deals + 1)]
             results = pool.map(first_round, work, chunksize=1)
+        within = [sum(r[1] != "unknown" and r[2] <= limit for r in results) for limit in (1, 5)]
         conclusive = [r for r in results if r[1] != "unknown"]
-        within_1s = sum(r[2] <= 1.0 for r in conclusive)
         clearable = sum(r[1] == "solved" for r in results)
         times = sorted(r[2] for r in results)
         print(
             f"Montana Expert deals 1-{deals}, first round, {engine} engine: conclusive "
-            f"{percent(within_1s, deals)} within 1 s, {len(conclusive)} "
-            f"({percent(len(conclusive), deals)}) within 5 s; clearable {clearable}, "
-            f"proved blocked {len(conclusive) - clearable}; median {statistics.median(times):.2f} "
-            f"s, {sum(r[3] for r in results) / sum(times) / 1e6:.2f} million positions/s "
+            f"{percent(within[0], deals)} within 1 s, {percent(within[1], deals)} within 5 s "
+            f"(processor time); {len(conclusive)} in all (clearable {clearable}, proved "
+            f"blocked {len(conclusive) - clearable}); median {statistics.median(times):.2f} s, "
+            f"{sum(r[3] for r in results) / sum(times) / 1e6:.2f} million positions/s "
             f"(load average {load:.1f} before, {os.getloadavg()[0]:.1f} after)"
         )
-        print(f"  unknown after 5 s: {[r[0] for r in results if r[1] == 'unknown']}")
+        unknown = [(r[0], r[3]) for r in results if r[1] == "unknown"]
+        print(f"  unknown (deal, positions when it stopped): {unknown}")
 
 
 def follow_hints(job: tuple[int, str]) -> tuple[int, bool, list[float], int, int]:

@@ -4,9 +4,8 @@
  * position: the same moves in the same order, the same safe moves, the same stops every
  * 1,024 positions, so both engines answer alike (tests/solve/test_montana_engines.py).
  * What differs is only the keys: 64-bit Zobrist keys in an open-addressing table of
- * 8 bytes a slot, which grows only while the bytes the caller allows hold both the old
- * table and the new one. A search that cannot grow its table stops, as when its time runs
- * out, and can carry on later.
+ * 8 bytes a slot, which grows within the bytes the caller allows. A search that cannot
+ * grow its table stops, as when its time runs out, and can carry on later.
  *
  * Every index is checked once, where the board comes in (Search(...)): 48 distinct cards
  * 4..51 and four gaps in 52 cells. The loop only ever reads a cell next to a gap that is
@@ -17,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define CELLS 52
@@ -125,22 +125,40 @@ static void seen_discard(Seen *seen, uint64_t key) {
 
 static size_t seen_bytes(const Seen *seen) { return seen->size * sizeof(uint64_t); }
 
-/* Make room for `more` keys within `max_bytes` (old and new table at once while moving).
- * 0 when there is room, -1 when there is not. */
+/* Tables are mapped pages: zero until touched, and given back page by page. */
+static uint64_t *seen_map(size_t size) {
+    void *slots = mmap(NULL, size * sizeof(uint64_t), PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return slots == MAP_FAILED ? NULL : slots;
+}
+
+static void seen_unmap(Seen *seen) {
+    if (seen->slots) munmap(seen->slots, seen_bytes(seen));
+    seen->slots = NULL;
+}
+
+#define MOVE_CHUNK 4096 /* old slots moved between two give-backs of their pages (32 KiB) */
+
+/* Make room for `more` keys in a table of at most `max_bytes`: 0 when there is room, -1
+ * when there is not. A key's home rises with the key, so moving the old slots in order
+ * fills the new table in order too, and each chunk of old slots is given back once moved:
+ * while it grows the table holds about the new table's bytes, never old and new at once. */
 static int seen_room(Seen *seen, size_t more, size_t max_bytes) {
     if ((seen->count + more) * MAX_LOAD_DEN <= seen->size * MAX_LOAD_NUM) return 0;
-    size_t old_bytes = seen_bytes(seen);
-    if (max_bytes <= old_bytes) return -1;
-    size_t size = seen->size * 2;
-    size_t fits = (max_bytes - old_bytes) / sizeof(uint64_t);
+    size_t size = seen->size * 2, fits = max_bytes / sizeof(uint64_t);
     if (size > fits) size = fits;
     if ((seen->count + more) * MAX_LOAD_DEN > size * MAX_LOAD_NUM) return -1;
-    uint64_t *slots = calloc(size, sizeof(uint64_t));
+    uint64_t *slots = seen_map(size);
     if (slots == NULL) return -1;
     Seen grown = {slots, size, 0};
-    for (size_t i = 0; i < seen->size; i++)
-        if (seen->slots[i]) seen_add(&grown, seen->slots[i]);
-    free(seen->slots);
+    for (size_t start = 0; start < seen->size; start += MOVE_CHUNK) {
+        size_t end = start + MOVE_CHUNK < seen->size ? start + MOVE_CHUNK : seen->size;
+        for (size_t i = start; i < end; i++)
+            if (seen->slots[i]) seen_add(&grown, seen->slots[i]);
+        if (end - start == MOVE_CHUNK)
+            madvise(seen->slots + start, MOVE_CHUNK * sizeof(uint64_t), MADV_DONTNEED);
+    }
+    seen_unmap(seen);
     *seen = grown;
     return 0;
 }
@@ -188,7 +206,7 @@ static int reserve(Search *self, size_t wanted) {
 }
 
 static void search_dealloc(Search *self) {
-    free(self->seen.slots);
+    seen_unmap(&self->seen);
     free(self->path);
     free(self->todo);
     free(self->best_line);
@@ -269,7 +287,7 @@ static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
     self->score_now = self->best_score = self->open_score = score;
     self->best_length = self->open_length = 0;
     self->key = board_key(self->cells);
-    self->seen.slots = calloc(FIRST_SLOTS, sizeof(uint64_t));
+    self->seen.slots = seen_map(FIRST_SLOTS);
     if (self->seen.slots == NULL || reserve(self, 256) < 0) {
         PyErr_NoMemory();
         return -1;

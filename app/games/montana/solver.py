@@ -106,8 +106,8 @@ MAX_NODES: Final = PYTHON_MAX_NODES if ENGINE == "python" else 2_000_000_000
 its seen table instead (:func:`seen_room`)."""
 HINT_MAX_NODES: Final = MAX_NODES
 SEEN_MAX_BYTES: Final = 512 * 1024 * 1024
-"""The compiled search's seen table, at most (while it grows, the old table and the new
-one together): 8 bytes a position, at most 4/5 full, so about 45 million positions."""
+"""The compiled search's seen table, at most: 8 bytes a position, at most 4/5 full, so
+about 54 million positions."""
 SEEN_SLACK_BYTES: Final = 8 * 1024 * 1024
 """Left free under a process's memory limit for what else a search holds (its line and the
 moves still to try, the answer)."""
