@@ -22,7 +22,8 @@ from app.solve.recent import Recent
 LINES_KEPT: Final = 50_000
 """Positions remembered from finished searches (a round's line is ~100 moves)."""
 SEARCHES_KEPT: Final = 2
-"""Unfinished searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
+"""Unfinished searches kept to carry on (each holds its seen positions: up to
+HINT_MAX_NODES in Python, what the process can spare compiled)."""
 ANSWERS_KEPT: Final = 1024
 
 

@@ -21,7 +21,7 @@ check it against every position of whole late rounds, listed by the engine).
 
 **Two engines.** :class:`RoundSearch` is the search in Python. The same search compiled
 (``_search.c``, built by ``pip install -e .`` where a C compiler is found) runs the same
-moves in the same order some thirty times as fast, and keeps its seen positions in 8 bytes
+moves in the same order about ten times as fast, and keeps its seen positions in 8 bytes
 each, within the bytes the process can spare; :class:`CompiledSearch` drives it and replays
 every line it returns through the rules engine before anyone sees it. :data:`ENGINE` says
 which one :func:`new_search` makes: the compiled one when it is built, unless the
