@@ -132,11 +132,16 @@ def bench_fc_solve(deals: int, ours: float) -> None:
 MONTANA_ENGINES = ("compiled", "python")
 
 
+MONTANA_ENGINE_CHOICE = ["both"]
+"""``--montana-engine``: both engines side by side (the default), or one of them."""
+
+
 def montana_engines() -> list[str]:
     """The engines to measure side by side: both where the compiled one is built."""
     from app.games.montana import solver as round_search
 
-    return list(MONTANA_ENGINES) if round_search.ENGINE == "compiled" else ["python"]
+    built = list(MONTANA_ENGINES) if round_search.ENGINE == "compiled" else ["python"]
+    return [e for e in built if MONTANA_ENGINE_CHOICE[0] in ("both", e)]
 
 
 def montana_search(engine: str) -> Any:
@@ -192,6 +197,15 @@ def bench_montana(deals: int, jobs: int) -> None:
         )
         unknown = [(r[0], r[3]) for r in results if r[1] == "unknown"]
         print(f"  unknown (deal, positions when it stopped): {unknown}")
+        if unknown and engine == "compiled":
+            with multiprocessing.Pool(jobs) as pool:  # no memory bound (as `solitaire classify`)
+                again = pool.map(first_round, [(deal, engine) for deal, _ in unknown])
+            freed = sum(r[1] != "unknown" and r[2] <= 5 for r in again) + within[1]
+            print(
+                f"  the same searched without a memory bound: "
+                f"{[(r[0], r[1], r[3], round(r[2], 1)) for r in again]}; conclusive within 5 s: "
+                f"{percent(freed, deals)}"
+            )
 
 
 def follow_hints(job: tuple[int, str]) -> tuple[int, bool, list[float], int, int]:
@@ -243,18 +257,82 @@ def bench_montana_hints(games: int, jobs: int) -> None:
         print(f"  lost: {[r[0] for r in played if not r[1]]}")
 
 
+def bench_montana_http(games: int) -> None:
+    """Hints asked over HTTP, as the site runs them (its solver processes, their memory
+    bounds): Expert deals 1…G, each played by following the hint, asking again (up to three
+    times) while it is not sure, then the first legal move; a redeal when stuck; at most
+    400 actions a game."""
+    import tempfile
+    from urllib.parse import parse_qs, urlsplit
+
+    from fastapi.testclient import TestClient
+
+    from app.config import Settings
+    from app.games.montana import rules as montana
+    from app.store import Database
+    from app.store.migrate import upgrade
+    from app.web import create_app
+
+    times: list[float] = []
+    sure = won = 0
+    with tempfile.TemporaryDirectory() as folder:
+        url = f"sqlite:///{folder}/bench.db"
+        upgrade(url)
+        db = Database(url)
+        unlimited = "1000000/second"
+        settings = Settings(
+            database_url=url,
+            secret_key="bench",
+            rate_limit_player=unlimited,
+            rate_limit_address=unlimited,
+        )
+        with TestClient(create_app(settings, db), follow_redirects=False) as client:
+            for deal in range(1, games + 1):
+                made = client.post("/games", data={"kind": "montana", "deal": str(deal)})
+                game = made.headers["location"].rsplit("/", 1)[-1]
+                for version in range(400):
+                    position = montana.parse(client.get(f"/games/{game}/position").text)
+                    if position.is_won() or position.is_lost():
+                        break
+                    action = "redeal"
+                    if position.has_moves():
+                        action = position.legal_moves()[0].notation
+                    for _ask in range(3 if position.has_moves() else 0):  # "ask again"
+                        began = time.perf_counter()
+                        asked = client.post(f"/games/{game}/hint")
+                        times.append(time.perf_counter() - began)
+                        hinted = parse_qs(urlsplit(asked.headers.get("location", "")).query)
+                        if asked.status_code == 303 and hinted.get("hint"):
+                            sure += 1
+                            action = hinted["hint"][0]
+                            break
+                    form = {"action": action, "version": str(version)}
+                    client.post(f"/games/{game}/actions", data=form, follow_redirects=False)
+                won += position.is_won()
+        db.dispose()
+    ordered = sorted(times)
+    print(
+        f"Montana Expert hints over HTTP, deals 1-{games} followed: won {won}; {len(times)} "
+        f"hints, {percent(sure, len(times))} sure, p50 {statistics.median(ordered) * 1000:.0f} "
+        f"ms, p95 {ordered[int(0.95 * len(ordered))] * 1000:.0f} ms, slowest {ordered[-1]:.2f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--freecell", type=int, default=1000)
     parser.add_argument("--montana", type=int, default=200)
     parser.add_argument("--montana-games", type=int, default=200)
     parser.add_argument("--jobs", type=int, default=2, help="Montana deals searched at once")
+    parser.add_argument("--montana-engine", choices=["both", *MONTANA_ENGINES], default="both")
+    parser.add_argument("--montana-http", type=int, default=20, help="games hinted over HTTP")
     parser.add_argument("--variants", type=int, default=200, help="deals per other variant")
     parser.add_argument("--skip-proofs", action="store_true")
     parser.add_argument("--smoke", action="store_true", help="a few seconds: a few deals")
     args = parser.parse_args()
     if args.smoke:
         args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 1, True
+        args.montana_http = 1
         args.variants = 2
     if args.freecell:
         ours = bench_freecell(args.freecell)
@@ -263,10 +341,13 @@ def main() -> None:
         bench_variants(args.variants)
     if not args.skip_proofs:
         bench_proofs()
+    MONTANA_ENGINE_CHOICE[0] = args.montana_engine
     if args.montana:
         bench_montana(args.montana, args.jobs)
     if args.montana_games:
         bench_montana_hints(args.montana_games, args.jobs)
+    if args.montana_http:
+        bench_montana_http(args.montana_http)
 
 
 if __name__ == "__main__":
