@@ -257,11 +257,11 @@ def bench_montana_hints(games: int, jobs: int) -> None:
         print(f"  lost: {[r[0] for r in played if not r[1]]}")
 
 
-def bench_montana_http(games: int) -> None:
+def bench_montana_http(games: int, max_actions: int = 400) -> None:
     """Hints asked over HTTP, as the site runs them (its solver processes, their memory
     bounds): Expert deals 1…G, each played by following the hint, asking again (up to three
     times) while it is not sure, then the first legal move; a redeal when stuck; at most
-    400 actions a game."""
+    ``max_actions`` actions a game."""
     import tempfile
     from urllib.parse import parse_qs, urlsplit
 
@@ -290,7 +290,7 @@ def bench_montana_http(games: int) -> None:
             for deal in range(1, games + 1):
                 made = client.post("/games", data={"kind": "montana", "deal": str(deal)})
                 game = made.headers["location"].rsplit("/", 1)[-1]
-                for version in range(400):
+                for version in range(max_actions):
                     position = montana.parse(client.get(f"/games/{game}/position").text)
                     if position.is_won() or position.is_lost():
                         break
@@ -331,7 +331,7 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="a few seconds: a few deals")
     args = parser.parse_args()
     if args.smoke:
-        args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 1, True
+        args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 0, True
         args.montana_http = 1
         args.variants = 2
     if args.freecell:
@@ -347,7 +347,7 @@ def main() -> None:
     if args.montana_games:
         bench_montana_hints(args.montana_games, args.jobs)
     if args.montana_http:
-        bench_montana_http(args.montana_http)
+        bench_montana_http(args.montana_http, 5 if args.smoke else 400)
 
 
 if __name__ == "__main__":

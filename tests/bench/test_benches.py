@@ -52,7 +52,7 @@ def test_solver_runs() -> None:
     out = smoke("solver.py")
     assert "FreeCell deals 1-3" in out
     assert "first round, python engine" in out
-    assert "following the hint on deals 1-1, python engine" in out
+    assert "Montana Expert hints over HTTP, deals 1-1 followed" in out
 
 
 def test_attacks_run_on_a_real_server() -> None:
