@@ -77,15 +77,6 @@ static inline size_t home(const Seen *seen, uint64_t key) {
     return (size_t)(((unsigned __int128)key * seen->size) >> 64);
 }
 
-static int seen_has(const Seen *seen, uint64_t key) {
-    key = stored(key);
-    for (size_t i = home(seen, key);; i = (i + 1 == seen->size) ? 0 : i + 1) {
-        uint64_t here = seen->slots[i];
-        if (here == key) return 1;
-        if (here == 0) return 0;
-    }
-}
-
 /* Add `key`; 1 if it was new. The caller keeps the table below its load (room for it). */
 static int seen_add(Seen *seen, uint64_t key) {
     key = stored(key);
@@ -484,7 +475,7 @@ static PyObject *search_run(Search *self, PyObject *args, PyObject *kwargs) {
 
 /* advance(): the first move of the current line was played; it is the root from now on. */
 static PyObject *search_advance(Search *self, PyObject *unused) {
-    if (self->running || self->finished || self->depth == 0 || self->levels < 2) {
+    if (self->running || self->finished || self->depth == 0 || self->levels < 1) {
         PyErr_SetString(PyExc_RuntimeError, "only an unfinished search moves on");
         return NULL;
     }
@@ -524,6 +515,10 @@ static PyObject *line_of(const Played *line, size_t length) {
 /* result() -> (verdict or None, line as [(card, gap)], score): what run() found, as
  * solver.RoundSearch.run answers it. */
 static PyObject *search_result(Search *self, PyObject *unused) {
+    if (self->running) {
+        PyErr_SetString(PyExc_RuntimeError, "this search is running");
+        return NULL;
+    }
     const char *verdict = self->finished ? (self->solved ? "solved" : "unsolvable") : NULL;
     int open = !self->finished && self->depth > 0;
     PyObject *line = open ? line_of(self->open_line, self->open_length)
