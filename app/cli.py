@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from app.config import LOG_CONFIG, get_settings
-from app.games import GAMES, game_kind, rules_for
+from app.games import GAMES, game_kind, rules_for, search_engines
 from app.rules.protocol import InvalidPositionError, Verdict
 
 if TYPE_CHECKING:
@@ -133,9 +133,8 @@ def _serve(args: argparse.Namespace) -> int:
         access_log=False,  # ours (app.web.access_log) hides the game ids
         log_config=LOG_CONFIG,
     )
-    from app.games.montana.solver import ENGINE
-
-    logging.getLogger("solitaire.serve").info("Montana searches with its %s engine", ENGINE)
+    for kind, engine in search_engines().items():
+        logging.getLogger("solitaire.serve").info("%s searches with its %s engine", kind, engine)
     Supervisor(config, sockets=[config.bind_socket()]).run()
     return 0
 

@@ -28,3 +28,8 @@ def game_kind(kind: str) -> AnyGameKind:
 def rules_for(kind: str) -> Rules[Position]:
     """The rules of game ``kind``; raise ``KeyError`` for an unknown kind."""
     return KINDS[kind].rules
+
+
+def search_engines() -> dict[str, str]:
+    """The engine that searches each game that has two (said at start-up)."""
+    return {"montana": montana.solver.ENGINE}
