@@ -21,6 +21,7 @@ import argparse
 import contextlib
 import multiprocessing
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.games.freecell import rules as freecell
 from app.games.freecell import solver as fc_solver
+from app.rules.cards import FULL_DECK
 
 IMPOSSIBLE = (11982, 146692, 186216, 455889, 495505, 512118, 517776, 781948)
 
@@ -257,10 +259,14 @@ def bench_montana_hints(games: int, jobs: int) -> None:
         print(f"  lost: {[r[0] for r in played if not r[1]]}")
 
 
+UNSURE_HINT = re.compile(r"best move found so far is\W*(\w{1,2}[♠♥♦♣])\W* to \W*([A-D]\d{1,2})")
+SYMBOLS = {card.symbol: card.text for card in FULL_DECK}
+
+
 def bench_montana_http(games: int, max_actions: int = 400) -> None:
     """Hints asked over HTTP, as the site runs them (its solver processes, their memory
     bounds): Expert deals 1…G, each played by following the hint, asking again (up to three
-    times) while it is not sure, then the first legal move; a redeal when stuck; at most
+    times) while it is not sure, then its best move so far; a redeal when stuck; at most
     ``max_actions`` actions a game."""
     import tempfile
     from urllib.parse import parse_qs, urlsplit
@@ -306,6 +312,9 @@ def bench_montana_http(games: int, max_actions: int = 400) -> None:
                             sure += 1
                             action = hinted["hint"][0]
                             break
+                        unsure = UNSURE_HINT.search(asked.text)  # "8♣ to B7": play it
+                        if unsure and unsure.group(1) in SYMBOLS:
+                            action = f"{SYMBOLS[unsure.group(1)]} {unsure.group(2)}"
                     form = {"action": action, "version": str(version)}
                     client.post(f"/games/{game}/actions", data=form, follow_redirects=False)
                 won += position.is_won()
