@@ -23,11 +23,14 @@ icu:
 	  echo "Installing Debian's libicu-dev, pkg-config and g++ to build PyICU"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libicu-dev pkg-config g++; }
 
-$(VENV)/.installed: pyproject.toml | icu $(BIN)/python
+# The editable install also compiles Montana's round search where a C compiler is found.
+ENGINE_SOURCES := setup.py app/games/montana/_search.c
+
+$(VENV)/.installed: pyproject.toml $(ENGINE_SOURCES) | icu $(BIN)/python
 	$(BIN)/pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | icu $(BIN)/python
+$(VENV)/.installed-dev: pyproject.toml $(ENGINE_SOURCES) | icu $(BIN)/python
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(VENV)/.installed $@
 

@@ -33,6 +33,11 @@ def full() -> bool:
     return bool(_limit) and resident_bytes() > _limit[0]
 
 
+def room() -> int | None:
+    """The bytes this process may still grow by before its searches' limit (None: no limit)."""
+    return _limit[0] - resident_bytes() if _limit else None
+
+
 def resident_bytes() -> int:
     """This process's resident size (0 where ``/proc`` cannot say)."""
     try:

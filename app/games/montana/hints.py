@@ -10,6 +10,7 @@ it) and where it was asked (the player asks again).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Final
 
@@ -21,19 +22,31 @@ from app.solve.recent import Recent
 LINES_KEPT: Final = 50_000
 """Positions remembered from finished searches (a round's line is ~100 moves)."""
 SEARCHES_KEPT: Final = 2
-"""Unfinished searches kept to carry on (each holds up to HINT_MAX_NODES keys)."""
+"""Unfinished searches kept to carry on (each holds its seen positions: up to
+HINT_MAX_NODES in Python, what the process can spare compiled)."""
 ANSWERS_KEPT: Final = 1024
 
 
 class MontanaSearches:
     """Every search a Montana hint or verdict made in this process, kept to reuse."""
 
-    def __init__(self) -> None:
+    @staticmethod
+    def engine() -> str:
+        """Which engine searches (``solitaire doctor``, the start-up log)."""
+        if solver.ENGINE == "compiled":
+            return "the compiled round search (app/games/montana/_search.c)"
+        return "the Python round search"
+
+    def __init__(
+        self, new_search: Callable[[MontanaPosition], solver.Search] = solver.new_search
+    ) -> None:
+        self.new_search = new_search
+        """How a search starts: by the engine that runs here, unless a bench asks for one."""
         self.lines = Recent[Hint](LINES_KEPT)
         """Every position along a line a finished search proved best: from each, the rest
         of the line is still the best there is, so following the hint costs one search a
         round."""
-        self.searches = Recent[solver.RoundSearch](SEARCHES_KEPT)
+        self.searches = Recent[solver.Search](SEARCHES_KEPT)
         """Searches still going, each under the position its suggested move leads to."""
         self.asked = Recent[str](SEARCHES_KEPT)
         """Where a hint left its unfinished search waiting, by the position it was asked
@@ -46,7 +59,7 @@ class MontanaSearches:
 
     def _search(self, text: str, budget_ms: int) -> Answer:
         position = parse(text)
-        result = solver.search(position, max_seconds=budget_ms / 1000)
+        result = self.new_search(position).run(max_seconds=budget_ms / 1000)
         if result.verdict != "unknown" and result.moves:
             self._remember_line(position, result.moves)
         return result
@@ -68,7 +81,7 @@ class MontanaSearches:
         if search is None or search.nodes >= solver.HINT_MAX_NODES:
             # A search that has had its share starts over. Letting go of the old one's keys
             # takes ~0.1 s for 2.5 million: that time comes out of this hint's budget.
-            search = solver.RoundSearch(position)
+            search = self.new_search(position)
         seconds = budget_ms / 1000 - (time.perf_counter() - began)
         left = solver.HINT_MAX_NODES - search.nodes
         result = search.run(max_seconds=seconds, max_nodes=left)
@@ -97,13 +110,13 @@ class MontanaSearches:
         self.searches.trim(0)
         self.asked.trim(0)
 
-    def _asked_before(self, position: MontanaPosition, text: str) -> solver.RoundSearch | None:
+    def _asked_before(self, position: MontanaPosition, text: str) -> solver.Search | None:
         """The unfinished search a hint here left waiting, if it is still waiting unmoved."""
         after = self.asked.get(text)
         if after is None:
             return None
         waiting = self.searches.get(after)
-        if waiting is None or waiting.root_key != solver.key_of(solver.board_of(position)):
+        if waiting is None or not waiting.is_at(position):
             return None  # let go of, or moved on along its move since
         return self.searches.pop(after)
 
