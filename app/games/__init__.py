@@ -36,3 +36,5 @@ CELLS_GAME: Final = (freecell.KIND.kind, freecell.rules.DEFAULT_VARIANT)
 is won with (:mod:`app.service.proofs`)."""
 PROOF_SEARCHES: Final = {freecell.KIND.kind: freecell_proofs}
 """Games whose shipped proofs are made on a library (packed files, two bits a deal)."""
+PAR_GAME: Final = freecell.KIND.kind
+"""The game whose deals have a par, the shortest line known (:mod:`app.service.pars`)."""

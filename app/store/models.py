@@ -309,4 +309,5 @@ class ShareRecord(Base):
     revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
+from app.store import par_models  # noqa: E402, F401, I001  (the deals' pars, on the same metadata)
 from app.store import race_models  # noqa: E402, F401  (the races' rows, on the same metadata)

@@ -125,3 +125,16 @@ def best_move(position: FreeCellPosition) -> str | None:
         if best is None or score < best[0]:
             best = (score, move.notation)
     return None if best is None else best[1]
+
+
+def shortest_answer(position: FreeCellPosition, budget_ms: int) -> Answer:
+    """A winning line as short as fc-solve's solution optimisation makes it, replayed
+    through our rules; our own search's line where the library is missing or failed us."""
+    lib = fcsolve.library()
+    if lib is not None:
+        try:
+            with fcsolve.Classifier(position.variant, lib, optimize=True, check=True) as found:
+                return found.classify(position, fcsolve.Budget(seconds=budget_ms / 1000))
+        except (fcsolve.LibraryError, fcsolve.ReplayError) as error:
+            logger.error("fc-solve failed us, our own search answers: %s", error)
+    return python_answer(position, budget_ms)
