@@ -38,6 +38,7 @@ HEARTBEAT_SECONDS: Final = 15.0
 """A comment line this often keeps proxies from closing a quiet stream."""
 RETRY_MS: Final = 2000
 """How soon a browser reconnects a stream that broke (a worker restarted)."""
+BEAT: Final = b": beat\n\n"
 VIEWER: Final = "solitaire.race_viewer"
 """A player made by this request (a first join): the page is drawn for them."""
 BOARD_SECONDS: Final = 1.0
@@ -45,9 +46,13 @@ BOARD_SECONDS: Final = 1.0
 then): a board is bigger than the table's rows, and the table says every move."""
 BOARDS_KEPT_BYTES: Final = 4 << 20
 """The small boards drawn (each as an event, per racer, version and language)."""
-_INERT = re.compile(r'\s(?:id|for|hx-[\w-]+|sse-[\w-]+|aria-keyshortcuts)="[^"]*"')
-"""What a game's board carries for play and is dropped from a small board: ids (a page
-shows several boards), htmx's requests."""
+_INERT = re.compile(
+    r"\s(?:id|for|hx-[\w-]+|sse-[\w-]+|aria-[\w-]+|title|data-(?:drop|src|count|key)"
+    r'|name|value|method|action|type|draggable)="[^"]*"|<input[^>]*>'
+)
+"""What a game's board carries for play, or for a screen reader, dropped from a small
+board (inert: nothing on it is played or read out; the table says it in words): ids (a
+page shows several boards), htmx's requests, the form's fields, the places' names."""
 _boards = Kept[tuple[object, ...], str](
     "race boards", BOARDS_KEPT_BYTES, lambda k, v: text_size(v, *(str(p) for p in k))
 )
@@ -264,14 +269,15 @@ def event(name: str, data: str) -> str:
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
 
 
-def _racers_event(request: Request, race: races.Race, parts: dict[object, str]) -> str:
-    """The racers' rows as an event, drawn once a change and language for every stream."""
+def _racers_event(request: Request, race: races.Race, parts: dict[object, bytes]) -> bytes:
+    """The racers' rows as an event, drawn (and encoded) once a change and language for
+    every stream: each stream sends the same bytes."""
     key = ("racers", i18n.current(), race.state, race.under_way)
     found = parts.get(key)
     if found is None:
         template = request.app.state.templates.env.get_template("races/_racers.html")
         rows_html = template.render(request=request, race=race, rows=rows(request, race))
-        found = parts[key] = event("racers", rows_html)
+        found = parts[key] = event("racers", rows_html).encode()
     return found
 
 
@@ -283,11 +289,11 @@ class _Boards:
         self.sent: dict[int, tuple[int, float]] = {}
         self.due: float | None = None
 
-    def events(self, request: Request, race: races.Race) -> str:
+    def events(self, request: Request, race: races.Race) -> bytes:
         """The events of the boards that changed and may be sent now; notes when the
         others may (:attr:`due`)."""
         if race.state == "lobby":
-            return ""
+            return b""
         now = time.monotonic()
         out = []
         self.due = None
@@ -303,14 +309,20 @@ class _Boards:
                 continue
             self.sent[racer.joined] = (racer.version, now)
             out.append(_board_event(request, race, racer))
-        return "".join(out)
+        return b"".join(out)
 
 
-def _board_event(request: Request, race: races.Race, racer: races.Racer) -> str:
-    key = ("event", race.token, racer.joined, racer.version, race.state, i18n.current())
-    found = _boards.get(key)
+_board_events = Kept[tuple[object, ...], bytes](
+    "race board events", BOARDS_KEPT_BYTES, lambda k, v: len(v) + text_size(*map(str, k))
+)
+
+
+def _board_event(request: Request, race: races.Race, racer: races.Racer) -> bytes:
+    key = (race.token, racer.joined, racer.version, race.state, i18n.current())
+    found = _board_events.get(key)
     if found is None:
-        found = _boards.put(key, event(f"board-{racer.joined}", small_board(request, race, racer)))
+        drawn = event(f"board-{racer.joined}", small_board(request, race, racer))
+        found = _board_events.put(key, drawn.encode())
     return found
 
 
@@ -330,7 +342,7 @@ async def stream(
     subscription: Subscription,
     first: races.Race,
     language: i18n.LocaleCode,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[bytes]:
     """The race's events: ``racers`` (the table's rows), ``said`` (the live region's
     words), ``state`` (the page asks its ``#race`` part again), ``end`` (the race is over:
     the stream closes); a comment every :data:`HEARTBEAT_SECONDS` otherwise."""
@@ -341,11 +353,11 @@ async def stream(
 
     try:
         with i18n.use_locale(language):
-            yield f"retry: {RETRY_MS}\n\n"
+            yield f"retry: {RETRY_MS}\n\n".encode()
             before = first
             if first.state == "finished":
-                yield event("state", "finished")
-                yield event("end", "end")
+                yield event("state", "finished").encode()
+                yield event("end", "end").encode()
                 return
             shown = _Boards()
             yield _racers_event(request, first, {}) + shown.events(request, first)
@@ -365,9 +377,9 @@ async def stream(
                     latest, _parts = await feed.latest(token, read, lambda r: r.now)
                     with i18n.use_locale(language):  # a board held back: its latest now
                         held = shown.events(request, latest)
-                    yield held or ": beat\n\n"
+                    yield held or BEAT
                     continue
-                yield ": beat\n\n"
+                yield BEAT
                 continue
             race, parts = await feed.latest(
                 token, read, lambda r: r.now, fresh_after=moment if due else None
@@ -377,10 +389,10 @@ async def stream(
                 if race.change != before.change:
                     words = said(before, race)
                     if words:
-                        out += event("said", words)
-                    out += event("state", race.state)
+                        out += event("said", words).encode()
+                    out += event("state", race.state).encode()
                 if race.state == "finished":
-                    out += event("end", "end")
+                    out += event("end", "end").encode()
             before = race
             yield out
             if race.state == "finished":
