@@ -4,7 +4,10 @@ nothing dropped (never buffered for), changes within the interval sent together.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -38,7 +41,7 @@ def test_streams_are_capped_per_address_and_in_all(sqlite_db: Database) -> None:
         made.subscribe("u", "10.0.0.3")
         assert made.count == 3 and made.addresses == {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1}
 
-    asyncio.run(run())
+    in_own_thread(run)
 
 
 def test_a_stream_that_reads_nothing_is_dropped_not_buffered(sqlite_db: Database) -> None:
@@ -56,7 +59,7 @@ def test_a_stream_that_reads_nothing_is_dropped_not_buffered(sqlite_db: Database
         assert await slow.wait(1)  # woken, to end
         assert await quick.wait(1) and not quick.dropped
 
-    asyncio.run(run())
+    in_own_thread(run)
 
 
 def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database) -> None:
@@ -72,7 +75,7 @@ def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database
         assert made.generations["t"] == 1  # one read serves the twenty
         assert not await stream.wait(0.2)
 
-    asyncio.run(run())
+    in_own_thread(run)
 
 
 def test_the_latest_read_is_shared_by_the_streams_of_a_change(sqlite_db: Database) -> None:
@@ -97,10 +100,17 @@ def test_the_latest_read_is_shared_by_the_streams_of_a_change(sqlite_db: Databas
         await made.latest("t", read, lambda _: moment, fresh_after=later)  # the clock's change
         assert reads == 3
 
-    asyncio.run(run())
+    in_own_thread(run)
 
 
 def test_no_feed_no_announcement(sqlite_db: Database) -> None:
     assert race_feed.feed_of(sqlite_db) is None
     race_feed.moved(sqlite_db, "x" * 24)  # a site without a feed: nothing to tell
     assert race_feed.race_of(sqlite_db, "x" * 24) is None
+
+
+def in_own_thread(run: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run the coroutine in a thread of its own: a browser test on the same worker may
+    leave Playwright's event loop running in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run()).result()

@@ -144,6 +144,9 @@ class GameKind(Generic[P, B]):
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""
     sweeps: Mapping[str, Sweep[P]] = field(default_factory=dict)
+    proofs_cover_the_game: bool = True
+    """Whether a deal proved impossible (``app/proofs/``) cannot be won from any position
+    it leads to; a game played in rounds proves its first round only."""
     """The game's own commands by the ``action`` a form posts (``'all-home'``)."""
 
     @property

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from app.rules.protocol import Answer, Hint, Position
+from app.service import proofs
 from app.service.commands import AskVerdict, CountHint
 from app.service.model import Game, GameOver, HistoryEntry
 from app.service.play import apply
@@ -30,12 +31,24 @@ def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     game = load(db=db, game_id=game_id)
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint", "game.over")
+    if proved_lost(game):
+        # No position a deal proved impossible leads to can be won: said at once, with no
+        # search (a busy machine would otherwise offer moves it is not sure of).
+        return _counted(db, game), Hint(None, True)
     suggestion = solvers.ask(_job("hint", game), solvers.hint_wait)
     if not isinstance(suggestion, Hint):
         # The search goes on (asking again gets its move): meanwhile a move to play, marked
         # not sure, never an empty "still thinking".
         suggestion = provisional_hint(game.position)
     return _counted(db, game), suggestion
+
+
+def proved_lost(game: Game) -> bool:
+    """Whether the game's deal is proved impossible, so that no position it leads to can be
+    won (the shipped proofs, :mod:`app.service.proofs`)."""
+    if not game.game.proofs_cover_the_game:
+        return False
+    return proofs.proofs(game.kind, game.variant).verdict(game.deal) == "unsolvable"
 
 
 def provisional_hint(position: Position) -> Hint:

@@ -35,6 +35,11 @@ class GameOver(IllegalMoveError):
     """The game is won or given up: nothing more can be played."""
 
 
+class NotBegun(IllegalMoveError):
+    """The game is dealt for a moment still to come (a race's countdown): nothing can be
+    played on it yet."""
+
+
 class StaleVersion(Exception):
     """The player acted on a position that is no longer the current one."""
 

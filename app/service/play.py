@@ -38,6 +38,7 @@ from app.service.model import (
     IDLE_CAP,
     Game,
     GameOver,
+    NotBegun,
     StaleVersion,
     UnknownGameKind,
     get_row,
@@ -238,6 +239,10 @@ def _store(
     before = position_of(row.kind, row.position)
     if isinstance(command, CountHint | AskVerdict):
         return _no_ply(link, row, before, command)
+    if now < row.created_at:  # a race's game, dealt for the end of its countdown
+        error = NotBegun("this game has not begun yet: wait for the countdown", "game.not_begun")
+        error.game = view(row, before)
+        raise error
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     uses = game_kind(row.kind).uses_auto_moves

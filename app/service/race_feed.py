@@ -236,7 +236,7 @@ class _Latest:
     generation: int
     task: asyncio.Future[Any]
     made_at: datetime | None = None
-    parts: dict[object, str] = field(default_factory=dict)
+    parts: dict[object, bytes] = field(default_factory=dict)
 
 
 class Feed:
@@ -310,7 +310,7 @@ class Feed:
         read: Callable[[], Awaitable[T]],
         made_at: Callable[[T], datetime],
         fresh_after: datetime | None = None,
-    ) -> tuple[T, dict[object, str]]:
+    ) -> tuple[T, dict[object, bytes]]:
         """The race as read since its last change, read once for every stream of this
         process (and again when it was read before ``fresh_after``: a countdown's end, a
         time limit); with the parts drawn from it so far."""

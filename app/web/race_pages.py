@@ -9,6 +9,8 @@ own game's address is shown to them alone, every other game through its watch li
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,8 +18,10 @@ from typing import Final
 
 from fastapi import Request
 from fastapi.responses import Response
+from markupsafe import Markup
 
 from app import i18n
+from app.caches import Kept, text_size
 from app.i18n import gettext as _
 from app.i18n import isolate
 from app.service import deals, races
@@ -34,8 +38,24 @@ HEARTBEAT_SECONDS: Final = 15.0
 """A comment line this often keeps proxies from closing a quiet stream."""
 RETRY_MS: Final = 2000
 """How soon a browser reconnects a stream that broke (a worker restarted)."""
+BEAT: Final = b": beat\n\n"
 VIEWER: Final = "solitaire.race_viewer"
 """A player made by this request (a first join): the page is drawn for them."""
+BOARD_SECONDS: Final = 1.0
+"""A racer's small board is sent to a stream at most this often (the latest position
+then): a board is bigger than the table's rows, and the table says every move."""
+BOARDS_KEPT_BYTES: Final = 4 << 20
+"""The small boards drawn (each as an event, per racer, version and language)."""
+_INERT = re.compile(
+    r"\s(?:id|for|hx-[\w-]+|sse-[\w-]+|aria-[\w-]+|title|data-(?:drop|src|count|key)"
+    r'|name|value|method|action|type|draggable)="[^"]*"|<input[^>]*>'
+)
+"""What a game's board carries for play, or for a screen reader, dropped from a small
+board (inert: nothing on it is played or read out; the table says it in words): ids (a
+page shows several boards), htmx's requests, the form's fields, the places' names."""
+_boards = Kept[tuple[object, ...], str](
+    "race boards", BOARDS_KEPT_BYTES, lambda k, v: text_size(v, *(str(p) for p in k))
+)
 
 
 def deal_of(kind: str, variant: str | None, text: str) -> int | None:
@@ -85,6 +105,48 @@ def rows(request: Request, race: races.Race) -> list[Row]:
     return found
 
 
+def board_label(racer: races.Racer) -> str:
+    return _("%(name)s's board") % {"name": name_of(racer)}
+
+
+def small_board(request: Request, race: races.Race, racer: races.Racer) -> str:
+    """A racer's board, small and read-only: the game's own board (its presenter's view,
+    drawn for looking only, as the watch page draws it) with nothing on it to play;
+    drawn once a version and language for every page and stream."""
+    over = race.state == "finished"
+    key = (race.token, racer.joined, racer.version, over, i18n.current())
+    found = _boards.get(key)
+    if found is None:
+        assert racer.position is not None
+        here = paths(request).path_for(request, "race_page", token=race.token)
+        template = request.app.state.templates.env.get_template("races/_board.html")
+        drawn = template.render(
+            request=request,
+            kind=race.kind,
+            label=board_label(racer),
+            progress=race.game.progress(racer.position),
+            board=race.game.board(racer.position, playable=False),
+            game={"kind": race.kind, "version": racer.version},
+            hinted=frozenset(),
+            action_url=here,
+            game_url=here,
+        )
+        text = " ".join(line.strip() for line in drawn.splitlines() if line.strip())
+        found = _boards.put(key, _INERT.sub("", text))
+    return found
+
+
+def boards(request: Request, race: races.Race) -> list[tuple[races.Racer, Markup]]:
+    """Every dealt racer's small board (the race under way or over)."""
+    if race.state == "lobby":
+        return []
+    return [
+        (racer, Markup(small_board(request, race, racer)))  # drawn by Jinja (escaped there)
+        for racer in race.racers
+        if racer.position is not None
+    ]
+
+
 def viewer(request: Request) -> str | None:
     made: str | None = request.scope.get(VIEWER)
     return made or current_player(request)
@@ -103,6 +165,7 @@ def page(
         status,
         race=race,
         rows=rows(request, race),
+        boards=boards(request, race),
         me=me,
         my_name=name_of(me) if me else "",
         is_creator=player == race.creator_id,
@@ -206,14 +269,60 @@ def event(name: str, data: str) -> str:
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
 
 
-def _racers_event(request: Request, race: races.Race, parts: dict[object, str]) -> str:
-    """The racers' rows as an event, drawn once a change and language for every stream."""
+def _racers_event(request: Request, race: races.Race, parts: dict[object, bytes]) -> bytes:
+    """The racers' rows as an event, drawn (and encoded) once a change and language for
+    every stream: each stream sends the same bytes."""
     key = ("racers", i18n.current(), race.state, race.under_way)
     found = parts.get(key)
     if found is None:
         template = request.app.state.templates.env.get_template("races/_racers.html")
         rows_html = template.render(request=request, race=race, rows=rows(request, race))
-        found = parts[key] = event("racers", rows_html)
+        found = parts[key] = event("racers", rows_html).encode()
+    return found
+
+
+class _Boards:
+    """What one stream has sent of the racers' small boards: each racer's version sent,
+    and when; a board that changed is sent again at most every :data:`BOARD_SECONDS`."""
+
+    def __init__(self) -> None:
+        self.sent: dict[int, tuple[int, float]] = {}
+        self.due: float | None = None
+
+    def events(self, request: Request, race: races.Race) -> bytes:
+        """The events of the boards that changed and may be sent now; notes when the
+        others may (:attr:`due`)."""
+        if race.state == "lobby":
+            return b""
+        now = time.monotonic()
+        out = []
+        self.due = None
+        for racer in race.racers:
+            if racer.position is None:
+                continue
+            version, at = self.sent.get(racer.joined, (-1, 0.0))
+            if version == racer.version:
+                continue
+            if now - at < BOARD_SECONDS:
+                later = at + BOARD_SECONDS
+                self.due = later if self.due is None else min(self.due, later)
+                continue
+            self.sent[racer.joined] = (racer.version, now)
+            out.append(_board_event(request, race, racer))
+        return b"".join(out)
+
+
+_board_events = Kept[tuple[object, ...], bytes](
+    "race board events", BOARDS_KEPT_BYTES, lambda k, v: len(v) + text_size(*map(str, k))
+)
+
+
+def _board_event(request: Request, race: races.Race, racer: races.Racer) -> bytes:
+    key = (race.token, racer.joined, racer.version, race.state, i18n.current())
+    found = _board_events.get(key)
+    if found is None:
+        drawn = event(f"board-{racer.joined}", small_board(request, race, racer))
+        found = _board_events.put(key, drawn.encode())
     return found
 
 
@@ -233,7 +342,7 @@ async def stream(
     subscription: Subscription,
     first: races.Race,
     language: i18n.LocaleCode,
-) -> AsyncIterator[str]:
+) -> AsyncIterator[bytes]:
     """The race's events: ``racers`` (the table's rows), ``said`` (the live region's
     words), ``state`` (the page asks its ``#race`` part again), ``end`` (the race is over:
     the stream closes); a comment every :data:`HEARTBEAT_SECONDS` otherwise."""
@@ -244,37 +353,46 @@ async def stream(
 
     try:
         with i18n.use_locale(language):
-            yield f"retry: {RETRY_MS}\n\n"
+            yield f"retry: {RETRY_MS}\n\n".encode()
             before = first
             if first.state == "finished":
-                yield event("state", "finished")
-                yield event("end", "end")
+                yield event("state", "finished").encode()
+                yield event("end", "end").encode()
                 return
-            yield _racers_event(request, first, {})
+            shown = _Boards()
+            yield _racers_event(request, first, {}) + shown.events(request, first)
         while True:
             moment = _next_moment(before)
             timeout = HEARTBEAT_SECONDS
             if moment is not None:
                 timeout = min(timeout, max(0.0, (moment - utcnow()).total_seconds()) + 0.05)
+            if shown.due is not None:
+                timeout = min(timeout, max(0.0, shown.due - time.monotonic()))
             changed = await subscription.wait(timeout)
             if subscription.dropped:
                 return
             due = moment is not None and utcnow() >= moment
             if not changed and not due:
-                yield ": beat\n\n"
+                if shown.due is not None and time.monotonic() >= shown.due:
+                    latest, _parts = await feed.latest(token, read, lambda r: r.now)
+                    with i18n.use_locale(language):  # a board held back: its latest now
+                        held = shown.events(request, latest)
+                    yield held or BEAT
+                    continue
+                yield BEAT
                 continue
             race, parts = await feed.latest(
                 token, read, lambda r: r.now, fresh_after=moment if due else None
             )
             with i18n.use_locale(language):
-                out = _racers_event(request, race, parts)
+                out = _racers_event(request, race, parts) + shown.events(request, race)
                 if race.change != before.change:
                     words = said(before, race)
                     if words:
-                        out += event("said", words)
-                    out += event("state", race.state)
+                        out += event("said", words).encode()
+                    out += event("state", race.state).encode()
                 if race.state == "finished":
-                    out += event("end", "end")
+                    out += event("end", "end").encode()
             before = race
             yield out
             if race.state == "finished":

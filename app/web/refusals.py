@@ -45,6 +45,7 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "game.given_up": lambda p: _("This game was given up: start a new one."),
     "game.no_moves_left": lambda p: _("No moves are left: undo, or start a new game."),
     "game.over": lambda p: _("The game is over: there is nothing to hint."),
+    "game.not_begun": lambda p: _("This game has not begun yet: wait for the countdown to end."),
 }
 """The refusals every game shares; each game words its own (``GameKind.refusals``)."""
 

@@ -63,8 +63,7 @@
   // Without this file each is a <details> that opens its question in place, with a Cancel
   // link back to the game. Here its summary opens the question in a <dialog> instead: one
   // at a time, over a dimmed table; Esc, Cancel or a click outside closes it, focus starts
-  // on Cancel and goes back to the summary. The dialog sits beside its <details>, so a
-  // swap of #game takes it away with the rest.
+  // on Cancel and goes back to the summary; answering closes it too.
   function confirmDialog(details) {
     let dialog = details.nextElementSibling;
     if (dialog && dialog.matches("dialog.confirm-dialog")) return dialog;
@@ -87,6 +86,11 @@
       cancel.addEventListener("click", () => dialog.close());
       link.replaceWith(cancel);
     }
+    // Answering closes it (once the button has sent its form, which lives on the board):
+    // the answer's swap may leave the controls where they are.
+    dialog.addEventListener("click", (event) => {
+      if (event.target instanceof Element && event.target.closest("button[type=submit]")) setTimeout(() => dialog.close());
+    });
     // A click on the backdrop lands on the dialog itself (its content fills the box).
     dialog.addEventListener("click", (event) => { if (event.target === dialog) dialog.close(); });
     dialog.addEventListener("close", () => {

@@ -207,10 +207,9 @@ def test_a_whole_game_has_no_english_word(
     page.screenshot(path=str(artifacts / f"words-refused-{language}.png"))
     with ui.swap(new_version=False):
         page.keyboard.press("Escape")
-    give_up = page.locator("details.give-up")
-    give_up.locator("summary").click()
+    page.locator("details.give-up summary").click()  # the question opens in a dialog
     with ui.swap():
-        give_up.locator("button[value=resign]").click()
+        page.locator("dialog.confirm-dialog[open] button[value=resign]").click()
     expect(ui.game).to_have_attribute("data-status", "lost")
     _assert_no_english(page, language, "a game given up")
 

@@ -220,3 +220,64 @@ def test_without_a_live_stream_the_page_asks_every_two_seconds(
     expect(racers(maker)).to_have_count(2, timeout=LIVE_MS)  # type: ignore[attr-defined]
     expect(maker.get_by_text("2 racers")).to_be_visible(timeout=LIVE_MS)
     assert not refused
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 1280), ("ar", 375), ("hi", 375)])
+def test_a_watcher_sees_each_racers_board_live_and_cannot_play_on_it(
+    new_context: Callable[[], BrowserContext], artifacts: Path, language: str, width: int
+) -> None:
+    maker = new_context().new_page()
+    race = make_race(maker)
+    maker.get_by_role("button", name="Start the race").click()
+    mine = play_link(maker)
+    watcher = new_context().new_page()
+    watcher.set_viewport_size({"width": width, "height": 900})
+    watcher.context.set_extra_http_headers({"Accept-Language": language})
+    watcher.goto(race)
+    board = watcher.locator("figure.race-board")
+    expect(board).to_have_count(1)
+    if language == "en":
+        expect(watcher.get_by_role("figure", name="anonymous 1's board")).to_be_visible()
+    if language == "ar":
+        expect(watcher.locator("html")).to_have_attribute("dir", "rtl")
+        expect(board.locator(".race-board-view")).to_have_attribute("dir", "ltr")
+    cards = board.locator(".fc-cell .fc-card")
+    expect(cards).to_have_count(0)
+    expect(board.locator(".race-board-view")).to_have_attribute("inert", "")
+
+    # The racer moves a card to a free cell in their own game: the watcher's small board
+    # shows it, live; the live region stays quiet (a move is not news).
+    game = maker.context.new_page()
+    game.goto(mine)
+    ui = FreeCellUI(game)
+    ui.press("3", new_version=False)
+    ui.press("a")
+    expect(cards).to_have_count(1, timeout=LIVE_MS)
+    expect(watcher.locator("#racers tr").first.locator(".moves")).to_have_text("1")
+    expect(watcher.locator("#race-said")).to_have_text("")
+    # Nothing on a small board is played or reached by the keyboard (it is inert).
+    for _ in range(30):
+        watcher.keyboard.press("Tab")
+        assert not watcher.evaluate("() => !!document.activeElement.closest('.race-board')"), (
+            "the keyboard reached a small board"
+        )
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= width + 1
+    watcher.screenshot(path=str(artifacts / f"race-boards-{language}-{width}.png"), full_page=True)
+
+
+def test_without_javascript_a_watcher_sees_the_boards_after_refresh(
+    new_context: Callable[[], BrowserContext], no_script_page: Page
+) -> None:
+    maker = new_context().new_page()
+    race = make_race(maker)
+    maker.get_by_role("button", name="Start the race").click()
+    mine = play_link(maker)
+    page = no_script_page
+    page.goto(race)
+    cards = page.locator("figure.race-board .fc-cell .fc-card")
+    expect(page.locator("figure.race-board")).to_have_count(1)
+    expect(cards).to_have_count(0)
+    answer = maker.request.post(f"{mine}/actions", form={"action": "3a", "version": "0"})
+    assert answer.ok
+    page.get_by_role("link", name="Refresh").click()
+    expect(cards).to_have_count(1)

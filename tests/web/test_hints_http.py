@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app import service
-from tests.web.helpers import HX, start
+from tests.web.helpers import HX, act, start
 
 NEARLY_WON_FREECELL = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"
 
@@ -166,3 +166,34 @@ def test_a_solution_or_hint_not_ready_says_still_thinking_not_busy(
     assert form.status_code == 200
     assert "Still thinking: the best move found so far is" in form.text
     assert client.get(f"/games/{game_id}/history").text == ""  # nothing played
+
+
+def test_a_hint_on_a_deal_proved_impossible_says_so_without_searching(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#11982 is proved impossible (app/proofs/): from its deal, and from wherever a move
+    leads, no move helps, said at once and counted, however busy the solvers are."""
+    game_id = start(client, kind="freecell", deal="11982")
+    solvers = client.app.state.solvers  # type: ignore[attr-defined]
+    monkeypatch.setattr(solvers, "ask", lambda job, wait: pytest.fail("searched"))
+    db = client.app.state.db  # type: ignore[attr-defined]
+    for asked in (1, 2):
+        page = client.post(f"/games/{game_id}/hint", headers=HX).text
+        assert "No move helps from here." in page
+        assert f"<dt>Hints</dt><dd>{asked}</dd>" in page
+        game = service.load(db=db, game_id=game_id)
+        move = game.position.legal_moves()[0].notation
+        assert act(client, game_id, move, game.version).status_code in (200, 303)
+    assert service.load(db=db, game_id=game_id).moves_count == 2
+
+
+def test_a_montana_round_proved_impossible_still_searches(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Montana's proofs cover its first round only: a redeal may still win, so its hints
+    search as ever."""
+    from app.service import help, proofs
+
+    game = service.load(db=client.app.state.db, game_id=start(client))  # type: ignore[attr-defined]
+    monkeypatch.setattr(proofs.Proofs, "verdict", lambda self, deal: "unsolvable")
+    assert not help.proved_lost(game)

@@ -19,7 +19,7 @@ from app.i18n import gettext
 from app.service import races
 from app.service.model import utcnow
 from app.store import Database
-from app.store.models import PlayerRecord
+from app.store.models import GameRecord, MoveRecord, PlayerRecord
 from app.store.race_models import RaceRecord, RacerRecord
 from tests.web.helpers import HX
 
@@ -47,13 +47,13 @@ def count(db: Database, table: type[object]) -> int:
 
 
 def begun(db: Database, token: str) -> None:
-    """The countdown over (tests only: the race's start moved into the past)."""
+    """The countdown over (tests only: the race's start, and its games' deal, moved into
+    the past)."""
+    past = utcnow() - timedelta(seconds=1)
     with db.write() as session:
-        session.execute(
-            update(RaceRecord)
-            .where(RaceRecord.token == token)
-            .values(started_at=utcnow() - timedelta(seconds=1))
-        )
+        session.execute(update(RaceRecord).where(RaceRecord.token == token).values(started_at=past))
+        games = select(RacerRecord.game_id).where(RacerRecord.race_token == token)
+        session.execute(update(GameRecord).where(GameRecord.id.in_(games)).values(created_at=past))
 
 
 def game_links(page: str) -> set[str]:
@@ -191,6 +191,44 @@ def test_starting_with_htmx_shows_the_countdown_and_no_game_yet(client: TestClie
     assert "data-started=" in response.text
 
 
+def test_a_move_during_the_countdown_is_refused_in_words_and_not_stored(
+    client: TestClient, db: Database
+) -> None:
+    token = make(client)
+    client.post(f"/races/{token}/start")
+    with db.read() as session:
+        game_id = session.scalar(select(RacerRecord.game_id).where(RacerRecord.race_token == token))
+    assert game_id
+    hx = client.post(f"/games/{game_id}/actions", data={"action": "3a", "version": "0"}, headers=HX)
+    assert hx.status_code == 422
+    assert "This game has not begun yet: wait for the countdown to end." in html.unescape(hx.text)
+    shown = client.post(
+        f"/games/{game_id}/actions",
+        data={"action": "3a", "version": "0"},
+        headers={**HX, "Accept-Language": "hi"},
+    )
+    with i18n.use_locale("hi"):
+        words = gettext("This game has not begun yet: wait for the countdown to end.")
+    assert words != "This game has not begun yet: wait for the countdown to end."
+    assert shown.status_code == 422 and words in html.unescape(shown.text)
+    plain = client.post(
+        f"/games/{game_id}/actions",
+        data={"action": "3a", "version": "0"},
+        headers={"Sec-Fetch-Mode": "navigate"},
+    )
+    assert plain.status_code == 303  # JavaScript off: back to the game, which says why
+    page = client.get(plain.headers["location"]).text
+    assert "This game has not begun yet: wait for the countdown to end." in html.unescape(page)
+    with db.read() as session:
+        assert session.scalar(select(func.count()).select_from(MoveRecord)) == 0
+        assert session.get(GameRecord, game_id).version == 0  # type: ignore[union-attr]
+    begun(db, token)
+    moved = client.post(f"/games/{game_id}/actions", data={"action": "3a", "version": "0"})
+    assert moved.status_code == 303
+    with db.read() as session:
+        assert session.get(GameRecord, game_id).version >= 1  # type: ignore[union-attr]
+
+
 def test_each_racer_sees_their_own_game_only_and_watchers_none(
     app: FastAPI, client: TestClient, other: TestClient, db: Database
 ) -> None:
@@ -212,6 +250,36 @@ def test_each_racer_sees_their_own_game_only_and_watchers_none(
     assert client.get(f"/games/{game_id}").status_code == 200
     shown = client.get(watch[0]).text
     assert game_id not in shown
+
+
+def test_a_watcher_sees_every_racers_board_small_and_read_only(
+    app: FastAPI, client: TestClient, other: TestClient, db: Database
+) -> None:
+    token = make(client)
+    other.post(f"/races/{token}/join")
+    assert "race-board" not in client.get(f"/races/{token}").text  # the lobby: none dealt
+    client.post(f"/races/{token}/start")
+    begun(db, token)
+    (game_id,) = game_links(client.get(f"/races/{token}").text)
+    client.post(f"/games/{game_id}/actions", data={"action": "3a", "version": "0"})
+    with TestClient(app, follow_redirects=False) as watcher:
+        page = watcher.get(f"/races/{token}").text
+        part = watcher.get(f"/races/{token}", headers=HX).text
+        arabic = watcher.get(f"/races/{token}", headers={"Accept-Language": "ar"}).text
+    for shown in (page, part):
+        figures = re.findall(r'<figure class="race-board[^>]*sse-swap="(board-\d)"', shown)
+        assert figures == ["board-1", "board-2"]
+        assert "anonymous 1's board" in html.unescape(shown)
+        assert shown.count('class="race-board-view" inert dir="ltr"') == 2
+        boards = shown[shown.index('class="race-boards"') :]
+        assert 'id="board"' not in boards and "hx-post" not in boards and "hx-get" not in boards
+        assert not game_links(shown)  # no game's own address, on a board either
+    # A racer sees the others' boards, not their own.
+    mine = client.get(f"/races/{token}").text
+    assert re.findall(r'sse-swap="(board-\d)"', mine) == ["board-2"]
+    with i18n.use_locale("ar"):
+        label = gettext("%(name)s's board")
+    assert label != "%(name)s's board" and label.split("%(name)s")[0] in html.unescape(arabic)
 
 
 def test_a_racers_game_page_shows_the_race_beside_the_board(

@@ -37,4 +37,5 @@ KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
     max_score=rules.IN_PLACE_MAX,
     other_actions=_redeal,
     keeps_unsure_hints=False,
+    proofs_cover_the_game=False,
 )

@@ -18,6 +18,7 @@ from app.games import CELLS_GAME, KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError
 from app.service import deals, names
+from app.service.model import utcnow
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.store.ids import GAME_ID_SHAPE
@@ -404,6 +405,8 @@ def _places(acted: service.Acted) -> tuple[str, str]:
 def refusal(game: service.Game, action: str) -> str | None:
     """Why ``action`` (refused when posted without JavaScript) cannot be played now."""
     command = service.commands.parse(action)
+    if game.created_at > utcnow():  # a race's game, during its countdown
+        return refusal_words(service.NotBegun("not begun yet", "game.not_begun"))
     if isinstance(command, service.Undo | service.Redo):  # refused: nothing to take or bring back
         word = "undo" if isinstance(command, service.Undo) else "redo"
         code = f"nothing_to_{word}"
