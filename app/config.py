@@ -74,6 +74,9 @@ class Settings(BaseSettings):
     """Seconds a hint waits for its search before saying it is still thinking."""
     solver_solution_wait: float = 3.0
     """Seconds "Show solution" waits for its search before saying it is still thinking."""
+    solver_par_wait: float = 1.0
+    """Seconds a deal's records page or a win waits for the deal's par (its shortest line)
+    to be found; past it the page says the par is being worked out."""
     race_streams: int = 2000
     """Races' live event streams one server process keeps open at once; one more is
     answered 503 (the page falls back to asking every few seconds)."""

@@ -35,7 +35,12 @@ FAST = {
     for who in ("player", "address")
 }
 """Tests play far faster than people: the rate limits have tests of their own."""
-SEARCHES = {"solver_answer_ms": 60_000, "solver_hint_wait": 30.0, "solver_solution_wait": 60.0}
+SEARCHES = {
+    "solver_answer_ms": 60_000,
+    "solver_hint_wait": 30.0,
+    "solver_solution_wait": 60.0,
+    "solver_par_wait": 60.0,
+}
 """A verdict's search gets a minute, and a hint or a solution waits for its search: a
 loaded test machine still answers what it should (the page's "still thinking" has tests of
 its own; "Still winnable?"'s one-second wait is unchanged)."""

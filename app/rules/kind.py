@@ -12,7 +12,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
-from app.rules.protocol import Action, Position, Rules, Searches, Verdict
+from app.rules.protocol import Action, Answer, Position, Rules, Searches, Verdict
 
 Refusals = Mapping[str, Callable[[Mapping[str, object]], str]]
 
@@ -144,10 +144,13 @@ class GameKind(Generic[P, B]):
     """Whether an unsure hint may be answered again from memory (a game whose
     search carries on: no, asking again must carry it on)."""
     sweeps: Mapping[str, Sweep[P]] = field(default_factory=dict)
+    """The game's own commands by the ``action`` a form posts (``'all-home'``)."""
     proofs_cover_the_game: bool = True
     """Whether a deal proved impossible (``app/proofs/``) cannot be won from any position
     it leads to; a game played in rounds proves its first round only."""
-    """The game's own commands by the ``action`` a form posts (``'all-home'``)."""
+    shortest_line: Callable[[P, int], Answer] | None = None
+    """A winning line from a deal's start as short as the game's search makes it within
+    a budget in milliseconds (a deal's par: :mod:`app.service.pars`), in a solver process."""
 
     @property
     def kind(self) -> str:

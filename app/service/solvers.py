@@ -2,7 +2,8 @@
 
 The interpreter that answers moves never runs a search. Hints, verdicts and solutions go
 to small pools of worker processes (one for hints and one for verdicts and solutions by
-default: a hint never waits behind a verdict's long search), and:
+default: a hint never waits behind a verdict's long search; a deal's par, its shortest
+line, is searched by the verdicts' workers, one at a time), and:
 
 - **identical searches are shared** (single flight): while a search for a position is
   running, everyone asking the same thing waits for that one;
@@ -46,7 +47,7 @@ from app.games import KINDS, game_kind
 from app.rules.protocol import Answer, Searches
 from app.solve import memory
 
-Question = Literal["hint", "answer"]
+Question = Literal["hint", "answer", "par"]
 logger = logging.getLogger("solitaire.solvers")
 
 HINT_BUDGET_MS: Final = 900
@@ -56,6 +57,14 @@ HINT_WAIT: Final = 2.5
 start takes about 1 s more)."""
 SOLUTION_WAIT: Final = 3.0
 """Seconds "Show solution" waits before saying it is still thinking."""
+PAR_WAIT: Final = 1.0
+"""Seconds a deal's records page or a win waits for the deal's par."""
+PAR_BUDGET_MS: Final = 5_000
+"""A deal's shortest line (its par): fc-solve's plain and optimised lines take
+milliseconds on almost every deal; a deal its fast scan does not solve gets this long."""
+PAR_QUEUE: Final = 1
+"""Par searches waiting or running at once: they share the verdicts' workers and never
+fill their queue."""
 
 WORKERS: Final = 1
 QUEUE: Final = 4
@@ -103,9 +112,10 @@ class SolverPool:
         answer_ms: int = ANSWER_BUDGET_MS,
         hint_wait: float = HINT_WAIT,
         solution_wait: float = SOLUTION_WAIT,
+        par_wait: float = PAR_WAIT,
     ) -> None:
         self.workers, self.queue, self.answer_ms = workers, queue, answer_ms
-        self.hint_wait, self.solution_wait = hint_wait, solution_wait
+        self.hint_wait, self.solution_wait, self.par_wait = hint_wait, solution_wait, par_wait
         self._waiters = threading.BoundedSemaphore(waiters)
         self._lock = threading.Lock()
         self._running: dict[Job, tuple[Future[object], ProcessPoolExecutor]] = {}
@@ -133,8 +143,8 @@ class SolverPool:
             except (BrokenProcessPool, CancelledError):
                 # Its worker died (or a pool closed under it): only that worker's pool
                 # is replaced, never one started since for other asks.
-                self._discard(job.question, executor)
-                if job.question == "answer":
+                self._discard(_WORKERS_OF[job.question], executor)
+                if job.question != "hint":
                     return Answer("unknown", (), 0, 0.0)
                 raise SolverBusy from None
         finally:
@@ -153,13 +163,13 @@ class SolverPool:
         for executor in executors.values():
             _end(executor)
 
-    def _discard(self, question: Question, executor: ProcessPoolExecutor) -> None:
+    def _discard(self, workers: Question, executor: ProcessPoolExecutor) -> None:
         """Let go of a broken pool of workers, if it is still the one in use."""
         with self._lock:
-            if self._executors.get(question) is not executor:
+            if self._executors.get(workers) is not executor:
                 return  # already replaced: the new pool's searches go on
-            del self._executors[question]
-            for job in [job for job in self._running if job.question == question]:
+            del self._executors[workers]
+            for job in [job for job in self._running if _WORKERS_OF[job.question] == workers]:
                 del self._running[job]
         _end(executor)
 
@@ -168,13 +178,15 @@ class SolverPool:
             running = self._running.get(job)
             if running is not None:
                 return running  # the same search is under way: share it
-            if sum(1 for other in self._running if other.question == job.question) >= self.queue:
+            at_once = PAR_QUEUE if job.question == "par" else self.queue
+            if sum(1 for other in self._running if other.question == job.question) >= at_once:
                 raise SolverBusy
-            budget = HINT_BUDGET_MS if job.question == "hint" else self.answer_ms
+            budget = _BUDGETS.get(job.question, self.answer_ms)
+            workers = _WORKERS_OF[job.question]
             for _attempt in range(2):
-                executor = self._executors.get(job.question)
+                executor = self._executors.get(workers)
                 if executor is None:
-                    executor = self._executors[job.question] = ProcessPoolExecutor(
+                    executor = self._executors[workers] = ProcessPoolExecutor(
                         self.workers,
                         mp_context=multiprocessing.get_context("spawn"),
                         initializer=_start_worker,
@@ -183,7 +195,7 @@ class SolverPool:
                     future: Future[object] = executor.submit(_work, job, budget)
                     break
                 except (BrokenProcessPool, RuntimeError):  # its worker died: a new pool
-                    del self._executors[job.question]
+                    del self._executors[workers]
                     _end(executor)
             else:
                 raise SolverBusy
@@ -240,6 +252,10 @@ def _watch_memory(parent: int) -> None:
 
 SOLVER_TOO_BIG: Final = 70
 
+_WORKERS_OF: Final[dict[Question, Question]] = {"hint": "hint", "answer": "answer", "par": "answer"}
+"""Whose workers run each question's searches (a par's: the verdicts')."""
+_BUDGETS: Final[dict[Question, int]] = {"hint": HINT_BUDGET_MS, "par": PAR_BUDGET_MS}
+
 
 _WORKER: Final[dict[str, Searches]] = {}
 """In a worker process only: each game's searches, made when the worker starts."""
@@ -250,11 +266,16 @@ def _work(job: Job, budget_ms: int) -> object:
     _let_go_if_big()
     searches = _WORKER.get(job.kind) or _WORKER.setdefault(job.kind, game_kind(job.kind).searches())
     position = game_kind(job.kind).rules.parse(job.text)
-    result: object = (
-        searches.hint(position, budget_ms)
-        if job.question == "hint"
-        else searches.answer(position, budget_ms)
-    )
+    result: object
+    if job.question == "hint":
+        result = searches.hint(position, budget_ms)
+    elif job.question == "par":
+        shortest = game_kind(job.kind).shortest_line
+        result = (
+            shortest(position, budget_ms) if shortest is not None else Answer("unknown", (), 0, 0.0)
+        )
+    else:
+        result = searches.answer(position, budget_ms)
     _let_go_if_big()
     return result
 
@@ -289,4 +310,5 @@ def sized(settings: Settings) -> SolverPool:
         answer_ms=settings.solver_answer_ms,
         hint_wait=settings.solver_hint_wait,
         solution_wait=settings.solver_solution_wait,
+        par_wait=settings.solver_par_wait,
     )

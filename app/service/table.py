@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from app.rules.protocol import Answer
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
+from app.service.pars import WinPar, after_win
 from app.service.players import Settings, table_settings
 from app.service.players import settings as player_settings
 from app.service.solvers import SolverPool
@@ -21,6 +22,8 @@ class Table:
     game: Game
     settings: Settings
     known: Answer | None
+    par: WinPar | None = None
+    """A won game of a deal with a par: its moves beside the par (:mod:`.pars`)."""
 
 
 def table(
@@ -37,7 +40,8 @@ def table(
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
-    return Table(game, settings, known)
+    par = after_win(db=db, solvers=solvers, game=game) if game.status == "won" else None
+    return Table(game, settings, known, par)
 
 
 def game_and_settings(

@@ -39,3 +39,6 @@ class ParRecord(Base):
         String(32), ForeignKey("games.id", ondelete="SET NULL")
     )
     """The player's game whose line this is (None for a solver's)."""
+    previous: Mapped[int | None] = mapped_column(Integer)
+    """The par's moves before this line took it (None for a deal's first par): a player's
+    win says what it beat."""

@@ -34,5 +34,6 @@ def keep(
     if row is None:
         row = ParRecord(kind=kind, variant=variant, deal=deal)
         session.add(row)
+    row.previous = None if row.moves is None else row.moves
     row.moves, row.line, row.source, row.game_id = moves, line, source, game_id
     return True

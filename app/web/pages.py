@@ -95,6 +95,7 @@ def render_game(
         shown=i18n.current() if plain else "",
         changed=changed,
         settings=table.settings,
+        par=table.par,
         # A game played in a race shows the race beside it (the page, not each move's part).
         race_token=None if fragment else race_feed.race_of(request.app.state.db, game.id),
         # Found once a render, paths only: the fragment names them on every form and link.

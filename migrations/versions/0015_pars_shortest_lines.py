@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("line", sa.Text(), nullable=False),
         sa.Column("source", sa.String(8), nullable=False),
         sa.Column("game_id", sa.String(32), nullable=True),
+        sa.Column("previous", sa.Integer(), nullable=True),
         sa.CheckConstraint("source IN ('solver', 'player')", name=op.f("ck_pars_source")),
         sa.CheckConstraint("moves > 0", name=op.f("ck_pars_moves")),
         sa.ForeignKeyConstraint(

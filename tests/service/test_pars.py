@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from app import service
 from app.games import game_kind
 from app.games.freecell.hints import shortest_answer
 from app.service import pars
+from app.service.solvers import SolverPool
 from app.store import Database
 from app.store import pars as store_pars
 
@@ -46,13 +49,13 @@ def _win(db: Database, line: tuple[str, ...]) -> str:
     """Plays ``line`` on deal #1 as a player would: the game sends the safe cards home."""
     player = service.ensure_player(db=db, player_id=None)
     game = service.start(db=db, player_id=player, kind="freecell", variant="standard", deal=1)
-    position = RULES.new_game(1, "standard")
+    position, moved = RULES.new_game(1, "standard"), False
     for text in line:
-        automatic = position.automatic_move("safe")
+        automatic = position.automatic_move("safe") if moved else None
         if automatic is not None and automatic.notation == text:
             position = position.play(automatic)
             continue
-        position = position.play(position.parse_action(text))
+        position, moved = position.play(position.parse_action(text)), True
         game = service.act(db=db, game_id=game.id, action=text, version=game.version)
     assert service.load(db=db, game_id=game.id).status == "won"
     return game.id
@@ -92,3 +95,72 @@ def test_a_game_not_won_is_never_par(db: Database) -> None:
     assert not pars.offer_game(db=db, game_id=game.id)
     assert not pars.offer_game(db=db, game_id="nothing-here")
     assert pars.known(db=db, variant="standard", deal=1) is None
+
+
+@pytest.fixture
+def pool() -> Iterator[SolverPool]:
+    solvers = SolverPool(workers=1, queue=2, waiters=4, par_wait=120.0)
+    yield solvers
+    solvers.close()
+
+
+def test_a_deals_par_is_searched_in_the_pool_replayed_and_kept(
+    db: Database, pool: SolverPool
+) -> None:
+    found = pars.deal_par(db=db, solvers=pool, variant="eight-off", deal=2)
+    assert found is not None and found.moves is not None and not found.working
+    with db.read() as session:
+        row = store_pars.par(session, "freecell", "eight-off", 2)
+        assert row is not None and row.source == "solver" and row.moves == found.moves
+        start = RULES.new_game(2, "eight-off")
+        assert pars.counted(start, row.line.split()) == row.moves
+    # Kept: a pool that cannot search any more still answers it.
+    pool.close()
+    assert pars.deal_par(db=db, solvers=pool, variant="eight-off", deal=2) == found
+
+
+def test_a_deal_proved_impossible_has_no_par(db: Database, pool: SolverPool) -> None:
+    assert pars.deal_par(db=db, solvers=pool, variant="standard", deal=11982) is None
+    assert pars.known(db=db, variant="standard", deal=11982) is None
+
+
+def test_a_par_not_found_within_the_wait_is_being_worked_out(db: Database) -> None:
+    solvers = SolverPool(workers=1, queue=2, waiters=4, par_wait=0.0)
+    try:
+        assert pars.deal_par(db=db, solvers=solvers, variant="standard", deal=3) == pars.DealPar(
+            None
+        )
+        assert pars.known(db=db, variant="standard", deal=3) is None
+    finally:
+        solvers.close()
+
+
+def test_a_win_is_measured_against_par_and_a_shorter_one_takes_it(
+    db: Database, pool: SolverPool
+) -> None:
+    line = _line(1)
+    moves = pars.counted(RULES.new_game(1, "standard"), line)
+    slow = _win(db, line)  # the line card by card: as many moves as par, or more
+    game = service.load(db=db, game_id=slow)
+    said = pars.after_win(db=db, solvers=pool, game=game)
+    solver_par = pars.known(db=db, variant="standard", deal=1)
+    assert solver_par is not None and solver_par.source == "solver"
+    assert said == pars.WinPar(game.moves_count, solver_par.moves)
+    assert game.moves_count >= solver_par.moves
+    with db.write() as session:  # a longer par known before the next win
+        row = store_pars.par(session, "freecell", "standard", 1)
+        assert row is not None
+        row.moves = moves + 9
+    fast = service.load(db=db, game_id=_win(db, line))
+    assert pars.after_win(db=db, solvers=pool, game=fast) == pars.WinPar(
+        fast.moves_count, moves + 9, new=True
+    )
+    # Asked again (the page seen again): the same words, the par it beat kept.
+    assert pars.after_win(db=db, solvers=pool, game=fast) == pars.WinPar(
+        fast.moves_count, moves + 9, new=True
+    )
+    assert pars.known(db=db, variant="standard", deal=1) == pars.Par(fast.moves_count, "player")
+    # The first game, seen again, is measured against the new par.
+    assert pars.after_win(db=db, solvers=pool, game=game) == pars.WinPar(
+        game.moves_count, fast.moves_count
+    )

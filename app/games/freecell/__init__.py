@@ -39,4 +39,5 @@ KIND: Final[GameKind[rules.FreeCellPosition, view.FreeCellBoard]] = GameKind(
     quick_line=_quick_line,
     uses_auto_moves=True,
     sweeps={"all-home": Sweep(rules.all_home, words.went_home)},
+    shortest_line=hints.shortest_answer,
 )

@@ -10,8 +10,10 @@ from fastapi.responses import Response
 
 from app import service
 from app.games import KINDS
-from app.service import deals
-from app.web.deps import DatabaseDep
+from app.service import deals, pars
+from app.service.solvers import SolverPool
+from app.store import Database
+from app.web.deps import DatabaseDep, SolversDep
 from app.web.errors import words
 from app.web.pages import render
 from app.web.players import PlayerDep, see_other
@@ -24,15 +26,55 @@ ShortField = Annotated[str, Form(max_length=64)]
 
 @router.get("/deals/{kind}/{number}", name="deal_records")
 def deal_records(
-    request: Request, db: DatabaseDep, kind: str, number: str, variant: str = ""
+    request: Request,
+    db: DatabaseDep,
+    solvers: SolversDep,
+    kind: str,
+    number: str,
+    variant: str = "",
 ) -> Response:
-    """How many played and won the deal, its best wins, and what the solver proved."""
+    """How many played and won the deal, its best wins, what the solver proved, and its
+    par (the shortest line known: found in the solver pool when none is kept yet)."""
+    found = _records(db, kind, number, variant)
+    return render(
+        request,
+        "deal.html",
+        records=found,
+        kinds=KINDS,
+        **_par(request, db, solvers, found),
+    )
+
+
+@router.get("/deals/{kind}/{number}/par", name="deal_par")
+def deal_par(
+    request: Request,
+    db: DatabaseDep,
+    solvers: SolversDep,
+    kind: str,
+    number: str,
+    variant: str = "",
+) -> Response:
+    """The deal's par alone (the records page asks again while it is being worked out)."""
+    found = _records(db, kind, number, variant)
+    return render(request, "_par.html", **_par(request, db, solvers, found))
+
+
+def _records(db: Database, kind: str, number: str, variant: str) -> deals.DealRecords:
     try:
         deal = deals.deal_number(kind, variant[:32] or None, number)
-        found = deals.deal_records(db=db, kind=kind, variant=variant[:32] or None, deal=deal)
+        return deals.deal_records(db=db, kind=kind, variant=variant[:32] or None, deal=deal)
     except service.UnknownGameKind as error:
         raise HTTPException(404, words(error)) from None
-    return render(request, "deal.html", records=found, kinds=KINDS)
+
+
+def _par(
+    request: Request, db: Database, solvers: SolverPool, found: deals.DealRecords
+) -> dict[str, object]:
+    if not pars.has_par(found.kind):
+        return {"par": None}
+    par = pars.deal_par(db=db, solvers=solvers, variant=found.variant, deal=found.deal)
+    url = request.url_for("deal_par", kind=found.kind, number=found.deal)
+    return {"par": par, "par_url": f"{url.path}?variant={found.variant}"}
 
 
 @router.get("/daily", name="daily")
