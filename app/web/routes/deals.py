@@ -3,7 +3,7 @@ starting one of them."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import Response
@@ -69,7 +69,7 @@ def _records(db: Database, kind: str, number: str, variant: str) -> deals.DealRe
 
 def _par(
     request: Request, db: Database, solvers: SolverPool, found: deals.DealRecords
-) -> dict[str, object]:
+) -> dict[str, Any]:
     if not pars.has_par(found.kind):
         return {"par": None}
     par = pars.deal_par(db=db, solvers=solvers, variant=found.variant, deal=found.deal)
