@@ -16,6 +16,7 @@ from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
 from app.rules.protocol import Answer, Position, Verdict
 from app.service import Game, Table, race_feed
+from app.service.pars import WinPar
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.players import current_player
@@ -75,7 +76,9 @@ def render_game(
     if message is None and said is None and not pick and table.known is not None:
         message = verdict_words(game, table.known)
     hinted = game.game.hinted_places(game.position, hint) if hint and not game.is_over else None
-    announcement = " ".join(part for part in (said, message) if part)
+    par_said = par_words(table.par) if table.par is not None else ""
+    # The move that wins hears how it compares with the deal's par.
+    announcement = " ".join(part for part in (said, par_said if said else "", message) if part)
     # A board drawn plainly (in play, no hint lit, no 2 being chosen) says so in what it
     # posts, so the answer to its next move can send only what changed.
     plain = not game.is_over and not pick and not hinted and game.game.board_cells is not None
@@ -96,6 +99,7 @@ def render_game(
         changed=changed,
         settings=table.settings,
         par=table.par,
+        par_said=par_said,
         # A game played in a race shows the race beside it (the page, not each move's part).
         race_token=None if fragment else race_feed.race_of(request.app.state.db, game.id),
         # Found once a render, paths only: the fragment names them on every form and link.
@@ -123,6 +127,63 @@ def changed_cells(game: Game, table: Table, board: Any, shown: Position) -> list
         return None
     changed = [cell for cell, old in zip(now, was, strict=True) if cell != old]
     return changed if len(changed) <= CHANGED_AT_MOST * len(now) else None
+
+
+def par_words(par: WinPar) -> str:
+    """How a win compares with its deal's par, in one sentence (empty: nothing to say)."""
+    values = {"num": i18n.number(par.moves), "par": i18n.number(par.par or 0)}
+    if par.working:
+        return (
+            ngettext(
+                "You won in %(num)s move; the shortest line we know for this deal is still being "
+                "worked out.",
+                "You won in %(num)s moves; the shortest line we know for this deal is still being "
+                "worked out.",
+                par.moves,
+            )
+            % values
+        )
+    if par.new and par.par is None:
+        return (
+            ngettext(
+                "You won in %(num)s move: the first winning line we know for this deal, so it is "
+                "the par.",
+                "You won in %(num)s moves: the first winning line we know for this deal, so it is "
+                "the par.",
+                par.moves,
+            )
+            % values
+        )
+    if par.par is None:
+        return ""
+    if par.new:
+        return (
+            ngettext(
+                "You won in %(num)s move, fewer than the shortest line we knew (%(par)s): your "
+                "line is the new par.",
+                "You won in %(num)s moves, fewer than the shortest line we knew (%(par)s): your "
+                "line is the new par.",
+                par.moves,
+            )
+            % values
+        )
+    if par.moves == par.par:
+        return (
+            ngettext(
+                "You won in %(num)s move, as few as the shortest line we know: you matched par.",
+                "You won in %(num)s moves, as few as the shortest line we know: you matched par.",
+                par.moves,
+            )
+            % values
+        )
+    return (
+        ngettext(
+            "You won in %(num)s move; the shortest line we know has %(par)s.",
+            "You won in %(num)s moves; the shortest line we know has %(par)s.",
+            par.moves,
+        )
+        % values
+    )
 
 
 def stale_message() -> str:

@@ -142,6 +142,9 @@ def test_a_win_under_par_becomes_the_par(client: TestClient, db: Database) -> No
         "your line is the new par."
     )
     assert _said(page) == expected
+    # A screen reader hears it with the winning move.
+    announcer = re.search(r'<div id="announcer"[^>]*>(.*?)</div>', page, re.S)
+    assert announcer and expected in announcer.group(1)
     assert pars.known(db=db, variant="standard", deal=1) == pars.Par(moves, "player")
     with db.read() as session:
         row = store_pars.par(session, "freecell", "standard", 1)
