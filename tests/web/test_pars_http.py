@@ -152,3 +152,22 @@ def test_a_win_under_par_becomes_the_par(client: TestClient, db: Database) -> No
     # Seen again, the page still says what the win beat; the records page shows the par.
     assert _said(client.get(f"/games/{game_id}").text) == expected
     assert _par_of(client.get("/deals/freecell/1").text) == str(moves)
+
+
+def test_a_par_asked_of_no_deal_is_refused_in_words_and_nothing_is_stored(
+    client: TestClient, db: Database
+) -> None:
+    for url in (
+        "/deals/freecell/abc/par",
+        "/deals/freecell/0/par",
+        "/deals/freecell/99999999999/par",
+        "/deals/nope/1/par",
+        "/deals/freecell/1/par?variant=bogus",
+    ):
+        response = client.get(url)
+        assert response.status_code == 404, url
+        assert "<title>" in response.text and "Internal" not in response.text
+    assert pars.known(db=db, variant="standard", deal=1) is None
+    # A game with no par, or a deal proved impossible: nothing to show, nothing searched.
+    assert "data-par" not in client.get("/deals/montana/1/par").text
+    assert "data-par" not in client.get("/deals/freecell/11982/par").text
