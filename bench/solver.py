@@ -7,7 +7,8 @@
 FreeCell: Microsoft deals 1…N with a 1.9 s budget each (every line replayed through the
 engine), then the proofs that the eight impossible deals up to 1,000,000 cannot be won.
 When fc-solve (Debian's freecell-solver-bin) is installed, it runs on the same deals and
-the ratio of total times is printed. FreeCell on fc-solve's library (Debian's
+the ratio of total times is printed. Pars: each FreeCell variant's shortest line for deals
+1…P, as the site finds a deal's par. FreeCell on fc-solve's library (Debian's
 libfreecell-solver0, in this process): deals 1…L classified (a fast scan, then an atomic one for a
 proof), verdicts only and with every line read and replayed through our rules, beside
 ``freecell-solver-range-parallel-solve 1 L 1 -l lg`` in the same run (its process start-up
@@ -170,6 +171,47 @@ def bench_fcsolve_library(deals: int) -> None:
         print(f"fc-solve's library, deals 1-{deals} ({label}): {ours:.2f} s "
               f"({ours / deals * 1000:.3f} ms a deal{ratio}); {summary}; "
               f"slowest #{slowest[1]} {slowest[0] * 1000:.0f} ms")  # fmt: skip
+
+
+def bench_pars(deals: int) -> None:
+    """Each FreeCell variant's par for deals 1…N (:func:`hints.shortest_answer`, as a solver
+    process runs it): the time a deal, and how often fc-solve's optimised line is the
+    shorter one, its plain line, or neither, and what "All home" saves."""
+    from app.games.freecell import fcsolve, hints
+    from app.rules.par import counted
+
+    if fcsolve.library() is None:
+        print("pars: fc-solve's library not installed (our own search's lines)")
+    for name in freecell.VARIANTS:
+        times: list[float] = []
+        pars: list[int] = []
+        plain_shorter = optimised_shorter = swept = 0
+        for deal in range(1, deals + 1):
+            start = freecell.new_game(deal, name)
+            began = time.perf_counter()
+            answer = hints.shortest_answer(start, 5_000)
+            times.append(time.perf_counter() - began)
+            if answer.verdict != "solved":
+                continue
+            pars.append(counted(start, answer.moves, freecell.all_home).moves)
+            if fcsolve.library() is None:
+                continue
+            lines = []
+            for optimize in (False, True):
+                with fcsolve.Classifier(start.variant, optimize=optimize) as search:
+                    found = search.classify(start, fcsolve.Budget(seconds=5))
+                lines.append(counted(start, found.moves).moves if found.moves else 10**6)
+            plain_shorter += lines[0] < lines[1]
+            optimised_shorter += lines[1] < lines[0]
+            swept += pars[-1] < min(lines)
+        times.sort()
+        p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+        mean = statistics.mean(pars) if pars else 0
+        print(f"pars, {name} deals 1-{deals}: {len(pars)} with a par, mean {mean:.1f} moves; "
+              f"a search median {statistics.median(times) * 1000:.0f} ms, p95 "
+              f"{p95 * 1000:.0f} ms, slowest {times[-1] * 1000:.0f} ms; optimised line "
+              f"shorter {optimised_shorter}, plain shorter {plain_shorter}; "
+              f"All home shortened {swept}")  # fmt: skip
 
 
 MONTANA_ENGINES = ("compiled", "python")
@@ -413,13 +455,17 @@ def main() -> None:
     parser.add_argument("--variants", type=int, default=200, help="deals per other variant")
     parser.add_argument("--skip-proofs", action="store_true")
     parser.add_argument("--library", type=int, default=32000, help="deals fc-solve's library")
+    parser.add_argument("--pars", type=int, default=200, help="deals per variant for pars")
     parser.add_argument("--smoke", action="store_true", help="a few seconds: a few deals")
     args = parser.parse_args()
     if args.smoke:
         args.freecell, args.montana, args.montana_games, args.skip_proofs = 3, 2, 0, True
         args.variants, args.library = 2, 20
         args.montana_http = 1
+        args.pars = 3
     bench_shipped_proofs()
+    if args.pars:
+        bench_pars(args.pars)
     if args.library:
         bench_fcsolve_library(args.library)
     if args.freecell:

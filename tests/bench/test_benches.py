@@ -52,6 +52,7 @@ def test_stats_page_runs() -> None:
 def test_solver_runs() -> None:
     out = smoke("solver.py")
     assert "FreeCell deals 1-3" in out
+    assert "pars, standard deals 1-3: " in out
     assert "first round, python engine" in out
     assert "Montana Expert hints over HTTP, deals 1-1 followed" in out
     if "fc-solve's library: not installed" not in out:

@@ -146,8 +146,10 @@ def shortest_answer(position: FreeCellPosition, budget_ms: int) -> Answer:
                     found.append(search.classify(position, fcsolve.Budget(seconds=seconds)))
             except (fcsolve.LibraryError, fcsolve.ReplayError) as error:
                 logger.error("fc-solve failed us, our own search answers: %s", error)
-    if not any(answer.verdict == "solved" for answer in found):
-        found.append(python_answer(position, budget_ms // 2 if found else budget_ms))
+            if not found or found[0].verdict != "solved":
+                break  # no line to shorten: the optimisation would search again in vain
+    if not found:
+        found.append(python_answer(position, budget_ms))
     best: tuple[int, Answer] | None = None
     for answer in found:
         if answer.verdict != "solved":
