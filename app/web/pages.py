@@ -16,9 +16,9 @@ from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
 from app.rules.protocol import Answer, Position, Verdict
 from app.service import Game, Table, race_feed
-from app.service.pars import WinPar
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
+from app.web.par_words import par_words
 from app.web.players import current_player
 from app.web.templating import clock, paths
 from app.words import sentence
@@ -127,63 +127,6 @@ def changed_cells(game: Game, table: Table, board: Any, shown: Position) -> list
         return None
     changed = [cell for cell, old in zip(now, was, strict=True) if cell != old]
     return changed if len(changed) <= CHANGED_AT_MOST * len(now) else None
-
-
-def par_words(par: WinPar) -> str:
-    """How a win compares with its deal's par, in one sentence (empty: nothing to say)."""
-    values = {"num": i18n.number(par.moves), "par": i18n.number(par.par or 0)}
-    if par.working:
-        return (
-            ngettext(
-                "You won in %(num)s move; the shortest line we know for this deal is still being "
-                "worked out.",
-                "You won in %(num)s moves; the shortest line we know for this deal is still being "
-                "worked out.",
-                par.moves,
-            )
-            % values
-        )
-    if par.new and par.par is None:
-        return (
-            ngettext(
-                "You won in %(num)s move: the first winning line we know for this deal, so it is "
-                "the par.",
-                "You won in %(num)s moves: the first winning line we know for this deal, so it is "
-                "the par.",
-                par.moves,
-            )
-            % values
-        )
-    if par.par is None:
-        return ""
-    if par.new:
-        return (
-            ngettext(
-                "You won in %(num)s move, fewer than the shortest line we knew (%(par)s): your "
-                "line is the new par.",
-                "You won in %(num)s moves, fewer than the shortest line we knew (%(par)s): your "
-                "line is the new par.",
-                par.moves,
-            )
-            % values
-        )
-    if par.moves == par.par:
-        return (
-            ngettext(
-                "You won in %(num)s move, as few as the shortest line we know: you matched par.",
-                "You won in %(num)s moves, as few as the shortest line we know: you matched par.",
-                par.moves,
-            )
-            % values
-        )
-    return (
-        ngettext(
-            "You won in %(num)s move; the shortest line we know has %(par)s.",
-            "You won in %(num)s moves; the shortest line we know has %(par)s.",
-            par.moves,
-        )
-        % values
-    )
 
 
 def stale_message() -> str:
