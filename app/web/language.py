@@ -18,6 +18,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import i18n
+from app.web.event_stream import keep_send
 
 COOKIE: Final = "lang"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
@@ -60,6 +61,7 @@ class Language:
             return
         code = choose(Headers(scope=scope), pseudo=self.pseudo)
         tag = code.encode()
+        keep_send(scope, send)  # outermost: an event stream's events go straight there
 
         async def send_with_language(message: Message) -> None:
             if message["type"] == "http.response.start":
