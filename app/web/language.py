@@ -9,7 +9,6 @@ language: a shared game link opens in the reader's own language.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Annotated, Final
 
 from fastapi import APIRouter, Form, Request
@@ -40,14 +39,8 @@ def choose(headers: Headers, *, pseudo: bool = False) -> i18n.LocaleCode:
         if code is not None and (code != i18n.PSEUDO or pseudo):
             return code
     accept = headers.get("accept-language")
-    return _negotiated(accept[:ACCEPT_KEPT] if accept else None)
-
-
-@lru_cache(maxsize=512)
-def _negotiated(accept_language: str | None) -> i18n.LocaleCode:
-    # A browser sends the same header with every request: each is read once. The key is
-    # cut to ACCEPT_KEPT characters, so the cache holds at most 512 × 256 bytes.
-    return i18n.negotiate(accept_language)
+    # Read each time (4 µs): nothing is kept by what a client sends.
+    return i18n.negotiate(accept[:ACCEPT_KEPT] if accept else None)
 
 
 class Language:
