@@ -78,6 +78,12 @@ def has_par(kind: str) -> bool:
     return kind == KIND
 
 
+def measured(game: Game) -> bool:
+    """Whether the game's page says how it compares with its deal's par (which may search
+    for the par and keep it: :func:`after_win`)."""
+    return has_par(game.kind) and game.status == "won"
+
+
 def known(*, db: Database, variant: str, deal: int) -> Par | None:
     with db.read() as session:
         row = pars.par(session, KIND, variant, deal)
@@ -156,7 +162,7 @@ def deal_par(*, db: Database, solvers: SolverPool, variant: str, deal: int) -> D
 def after_win(*, db: Database, solvers: SolverPool, game: Game) -> WinPar | None:
     """The par a won game is measured against; a game with fewer moves than the par known
     becomes the new par (its line replayed and kept). None for a game with no par."""
-    if not has_par(game.kind) or game.status != "won":
+    if not measured(game):
         return None
     moves = game.moves_count
     with db.read() as session:

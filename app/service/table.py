@@ -40,7 +40,7 @@ def table(
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
-    par = after_win(db=db, solvers=solvers, game=game) if game.status == "won" else None
+    par = after_win(db=db, solvers=solvers, game=game)
     return Table(game, settings, known, par)
 
 

@@ -17,7 +17,7 @@ from app import i18n, service, transfers
 from app.games import CELLS_GAME, KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError
-from app.service import deals, names
+from app.service import deals, names, pars
 from app.service.model import utcnow
 from app.service.solvers import SolverPool
 from app.store import Database
@@ -203,7 +203,11 @@ async def game_page(
     """The game, with what its query asks for (:class:`_Notes`)."""
     if notes.check:  # waits for the solver (up to a second): never on the event loop
         return await in_thread(_checked_page, request, db, solvers, game_id, notes.seen)
-    return await reading(db, _game_page, request, db, game_id, notes)
+    page = await reading(db, _read_page, request, db, game_id, notes)
+    if page is not None:
+        return page
+    # A won game whose par may be searched and kept: never on the event loop.
+    return await in_thread(_loaded_page, request, db, game_id, notes)
 
 
 def behind(seen: str, game: service.Game) -> bool:
@@ -231,10 +235,25 @@ def _checked_page(
     return render_game(request, table_for(request, game), message=verdict_words(game, answer))
 
 
-def _game_page(request: Request, db: Database, game_id: str, notes: _Notes) -> Response:
-    game, settings = service.game_and_settings(
-        db=db, game_id=game_id, player_id=current_player(request)
-    )
+def _game_and_settings(
+    request: Request, db: Database, game_id: str
+) -> tuple[service.Game, service.Settings]:
+    return service.game_and_settings(db=db, game_id=game_id, player_id=current_player(request))
+
+
+def _loaded_page(request: Request, db: Database, game_id: str, notes: _Notes) -> Response:
+    return _game_page(request, *_game_and_settings(request, db, game_id), notes)
+
+
+def _read_page(request: Request, db: Database, game_id: str, notes: _Notes) -> Response | None:
+    """The page, when drawing it only reads (None: a won game measured against its par)."""
+    game, settings = _game_and_settings(request, db, game_id)
+    return None if pars.measured(game) else _game_page(request, game, settings, notes)
+
+
+def _game_page(
+    request: Request, game: service.Game, settings: service.Settings, notes: _Notes
+) -> Response:
     if behind(notes.seen, game):
         return moved_on(request, game)
     hint = notes.hint
