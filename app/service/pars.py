@@ -22,6 +22,7 @@ from app.service import proofs
 from app.service.model import Game
 from app.service.solvers import Job, SolverBusy, SolverPool
 from app.store import Database, pars, queries
+from app.store.errors import Conflict
 from app.store.models import GameRecord
 from app.store.par_models import ParSource
 
@@ -94,16 +95,7 @@ def offer_solver_line(*, db: Database, variant: str, deal: int, line: Sequence[s
     """Keeps a solver's winning line as the deal's par if it is the shortest known."""
     start = game_kind(KIND).rules.new_game(deal, variant)
     found = _counted(start, line)
-    with db.write() as session:
-        return pars.keep(
-            session,
-            KIND,
-            variant,
-            deal,
-            moves=found.moves,
-            line=" ".join(found.line),
-            source="solver",
-        )
+    return _keep(db, variant, deal, moves=found.moves, line=" ".join(found.line), source="solver")
 
 
 def offer_game(*, db: Database, game_id: str) -> bool:
@@ -118,17 +110,47 @@ def offer_game(*, db: Database, game_id: str) -> bool:
     line = [notation for _, notation in effective(history)]
     start = game_kind(KIND).rules.new_game(row.deal, row.variant)
     counted(start, line)  # raises BadLine: a history that does not win is never kept
-    with db.write() as session:
-        return pars.keep(
-            session,
-            KIND,
-            row.variant,
-            row.deal,
-            moves=row.moves_count,
-            line=" ".join(line),
-            source="player",
-            game_id=game_id,
-        )
+    return _keep(
+        db,
+        row.variant,
+        row.deal,
+        moves=row.moves_count,
+        line=" ".join(line),
+        source="player",
+        game_id=game_id,
+    )
+
+
+def _keep(
+    db: Database,
+    variant: str,
+    deal: int,
+    *,
+    moves: int,
+    line: str,
+    source: ParSource,
+    game_id: str | None = None,
+) -> bool:
+    """:func:`app.store.pars.keep` in a transaction of its own. Two first pars of one deal
+    at once (a database server's concurrent writers): the second, refused by the deal's
+    key, is measured again against the first."""
+    for attempt in (1, 2):
+        try:
+            with db.write() as session:
+                return pars.keep(
+                    session,
+                    KIND,
+                    variant,
+                    deal,
+                    moves=moves,
+                    line=line,
+                    source=source,
+                    game_id=game_id,
+                )
+        except Conflict:
+            if attempt == 2:
+                raise
+    return False  # (never reached: the second attempt returns or raises)
 
 
 def deal_par(*, db: Database, solvers: SolverPool, variant: str, deal: int) -> DealPar | None:

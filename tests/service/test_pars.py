@@ -164,3 +164,18 @@ def test_a_win_is_measured_against_par_and_a_shorter_one_takes_it(
     assert pars.after_win(db=db, solvers=pool, game=game) == pars.WinPar(
         game.moves_count, fast.moves_count
     )
+
+
+def test_first_pars_offered_at_once_keep_one_and_fail_none(db: Database) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    line = _line(1)
+    with ThreadPoolExecutor(4) as threads:
+        kept = list(
+            threads.map(
+                lambda _: pars.offer_solver_line(db=db, variant="standard", deal=1, line=line),
+                range(8),
+            )
+        )
+    assert kept.count(True) == 1
+    assert pars.known(db=db, variant="standard", deal=1) is not None
