@@ -46,6 +46,7 @@ class DealPar:
     worked out (``moves`` None)."""
 
     moves: int | None
+    source: ParSource | None = None
 
     @property
     def working(self) -> bool:
@@ -160,7 +161,7 @@ def deal_par(*, db: Database, solvers: SolverPool, variant: str, deal: int) -> D
     impossible, or the search found no line)."""
     found = known(db=db, variant=variant, deal=deal)
     if found is not None:
-        return DealPar(found.moves)
+        return DealPar(found.moves, found.source)
     if proofs.proofs(KIND, variant).verdict(deal) == "unsolvable":
         return None
     start = game_kind(KIND).rules.new_game(deal, variant)
@@ -178,7 +179,7 @@ def deal_par(*, db: Database, solvers: SolverPool, variant: str, deal: int) -> D
         logger.error("a par line for %s %s #%d does not replay: %s", KIND, variant, deal, error)
         return None
     found = known(db=db, variant=variant, deal=deal)
-    return DealPar(found.moves) if found is not None else None
+    return DealPar(found.moves, found.source) if found is not None else None
 
 
 def after_win(*, db: Database, solvers: SolverPool, game: Game) -> WinPar | None:

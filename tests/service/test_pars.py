@@ -179,3 +179,21 @@ def test_first_pars_offered_at_once_keep_one_and_fail_none(db: Database) -> None
         )
     assert kept.count(True) == 1
     assert pars.known(db=db, variant="standard", deal=1) is not None
+
+
+def test_a_win_before_the_par_is_known_says_so_and_a_later_view_measures_it(
+    db: Database, pool: SolverPool
+) -> None:
+    line = _line(1)
+    game = service.load(db=db, game_id=_win(db, line))
+    waiting = SolverPool(workers=1, queue=2, waiters=4, par_wait=0.0)
+    try:
+        said = pars.after_win(db=db, solvers=waiting, game=game)
+    finally:
+        waiting.close()
+    assert said == pars.WinPar(game.moves_count, None, working=True)
+    assert pars.known(db=db, variant="standard", deal=1) is None  # nothing kept meanwhile
+    said = pars.after_win(db=db, solvers=pool, game=game)
+    par = pars.known(db=db, variant="standard", deal=1)
+    assert par is not None and par.source == "solver"
+    assert said == pars.WinPar(game.moves_count, par.moves)
