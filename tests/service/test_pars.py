@@ -8,9 +8,11 @@ import pytest
 
 from app import service
 from app.games import game_kind
+from app.games.freecell import fcsolve
 from app.games.freecell.hints import shortest_answer
+from app.rules.protocol import Answer, Position
 from app.service import pars
-from app.service.solvers import SolverPool
+from app.service.solvers import Job, SolverPool
 from app.store import Database
 from app.store import pars as store_pars
 
@@ -197,3 +199,22 @@ def test_a_win_before_the_par_is_known_says_so_and_a_later_view_measures_it(
     par = pars.known(db=db, variant="standard", deal=1)
     assert par is not None and par.source == "solver"
     assert said == pars.WinPar(game.moves_count, par.moves)
+
+
+def test_a_par_search_runs_on_the_verdicts_workers_never_a_pool_of_its_own() -> None:
+    solvers = SolverPool(workers=1, queue=2, waiters=4)
+    try:
+        job = Job("par", "freecell", RULES.new_game(2, "eight-off").to_text())
+        answer = solvers.ask(job, 120.0)
+        assert isinstance(answer, Answer) and answer.verdict == "solved"
+        assert set(solvers._executors) == {"answer"}
+        assert solvers.known(job) == answer  # kept: asking again does not search
+        start = RULES.new_game(2, "eight-off")
+        assert pars.counted(start, answer.moves) <= pars.counted(start, _plain(start))
+    finally:
+        solvers.close()
+
+
+def _plain(start: Position) -> tuple[str, ...]:
+    """fc-solve's plain line (no solution optimisation)."""
+    return fcsolve.solve(start, fcsolve.Budget(seconds=30)).moves  # type: ignore[arg-type]
