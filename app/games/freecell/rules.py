@@ -203,6 +203,8 @@ VARIANT_VALUES: Final[dict[str, FreeCellVariant]] = {
             doubling=False,
             dealt_cells=(1, 2),
         ),
+        # PySolFC's ForeCell: 48 cards in the columns, the last four in the cells.
+        FreeCellVariant("forecell", empty=KINGS_ONLY, doubling=False, dealt_cells=(0, 1, 2, 3)),
     )
 }
 """Every variant, by the name the position text's ``Variant:`` line and the site use."""
@@ -844,8 +846,9 @@ cards: '8' to 'a'
         return not self.has_moves()
 
     def is_lost(self) -> bool:
-        """Never: FreeCell is only lost by giving up."""
-        return False
+        """No legal move is left and the cards are not all home (Forecell's deal #1 opens
+        so): the game ends there, and an undo takes it back into play."""
+        return not self.is_won() and not self.has_moves()
 
     @property
     def score(self) -> None:

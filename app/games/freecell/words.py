@@ -35,6 +35,7 @@ def variant_name(variant: str) -> str:
         "cells-1": _("One free cell"),
         "eight-off": _("Eight Off"),
         "seahaven": _("Seahaven Towers"),
+        "forecell": _("Forecell"),
     }
     return names.get(variant, variant)
 
