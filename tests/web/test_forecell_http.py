@@ -63,3 +63,18 @@ def test_the_move_that_leaves_no_legal_move_loses_and_undo_plays_on(client: Test
     assert undone.status_code == 200 and 'data-status="playing"' in undone.text
     history = client.get(f"/games/{game_id}/history").text.splitlines()
     assert history[0] == "51" and history[-1] == "undo"
+
+
+def test_forecell_deals_have_their_records_page_with_the_shipped_proof(
+    client: TestClient,
+) -> None:
+    lost = client.get("/deals/freecell/1?variant=forecell")
+    assert lost.status_code == 200 and "Forecell" in lost.text
+    assert "Proved impossible" in lost.text
+    won = client.get("/deals/freecell/2?variant=forecell")
+    assert won.status_code == 200 and "Proved winnable" in won.text
+    game_id = start(client, "freecell", "2", variant="forecell")
+    assert act(client, game_id, "resign", 0).status_code == 303
+    # The deal's records count Forecell's games apart from standard FreeCell's deal #2.
+    assert "Played 1 time" in client.get("/deals/freecell/2?variant=forecell").text
+    assert "Played 0 times" in client.get("/deals/freecell/2").text
