@@ -203,7 +203,8 @@ VARIANT_VALUES: Final[dict[str, FreeCellVariant]] = {
             doubling=False,
             dealt_cells=(1, 2),
         ),
-        # PySolFC's ForeCell: 48 cards in the columns, the last four in the cells.
+        # PySolFC's ForeCell (pysollib/games/freecell.py; Microsoft's shuffle below 32,000):
+        # six rows to the columns, the last four cards to cells a-d; fc-solve's "forecell".
         FreeCellVariant("forecell", empty=KINGS_ONLY, doubling=False, dealt_cells=(0, 1, 2, 3)),
     )
 }
