@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app import i18n
 from app.games.freecell.rules import (
     RULES,
     VARIANT_VALUES,
@@ -16,6 +17,7 @@ from app.games.freecell.rules import (
     parse,
 )
 from app.games.freecell.solver import replay_wins, solve
+from app.games.freecell.words import REFUSALS
 from app.rules.cards import Card
 from app.rules.parts import ALTERNATE_COLOURS, ANY_SUIT, SAME_SUIT, supermove_limit
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -331,6 +333,8 @@ def test_forecell_supermoves_count_free_cells_only() -> None:
     with pytest.raises(IllegalMoveError, match="at most 3 cards move at once") as error:
         position.parse_action("14")  # 9S 8H 7S 6D onto TD: four cards
     assert error.value.code == "freecell.run_too_long"
+    assert "(empty columns do not count here)" in str(error.value)
+    assert error.value.params["doubling"] is False
     with pytest.raises(IllegalMoveError, match="a run of 8 cards cannot move into empty"):
         position.parse_action("15")  # the run from the king: eight cards
     # The same board in standard FreeCell: the empty columns double the run.
@@ -352,3 +356,21 @@ def test_forecell_move_counts_from_deal_2() -> None:
     position = new_game(2, "forecell")
     assert [move.notation for move in position.legal_moves()] == ["2h", "ah"]
     assert sum(len(position.play(move).legal_moves()) for move in position.legal_moves()) == 11
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "with 2 empty free cells (empty columns do not count in this game), at most 3"),
+        ("hi", "2 खाली फ्री सेल होने पर (इस गेम में खाली कॉलम नहीं गिने जाते) एक साथ"),
+        ("ar", "مع خانتين حرتين فارغتين (لا تُحسب الأعمدة الفارغة في هذه اللعبة)"),
+    ],
+)
+def test_a_forecell_run_too_long_is_refused_without_counting_empty_columns(
+    language: i18n.LocaleCode, words: str
+) -> None:
+    """The refusal says why in each language: the four empty columns do not help here."""
+    with pytest.raises(IllegalMoveError) as error:
+        parse(FORECELL_RUNS).parse_action("14")
+    with i18n.use_locale(language):
+        assert words in REFUSALS[error.value.code](error.value.params)

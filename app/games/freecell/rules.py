@@ -745,8 +745,13 @@ cards: '8' to 'a'
         else:
             where = f"onto column {target}"
             columns = _plural(self.empty_columns, "empty column")
+        room = (
+            f"{cells} and {columns}"
+            if self.variant.doubling
+            else f"{cells} (empty columns do not count here)"
+        )
         return IllegalMoveError(
-            f"a run of {count} cards cannot move {where}: with {cells} and {columns} "
+            f"a run of {count} cards cannot move {where}: with {room} "
             f"at most {_plural(limit, 'card')} {'moves' if limit == 1 else 'move'} at once",
             "freecell.run_too_long_empty" if to_empty else "freecell.run_too_long",
             count=count,
@@ -754,6 +759,7 @@ cards: '8' to 'a'
             column=target,
             free_cells=self.empty_cells,
             empty_columns=self.empty_columns - 1 if to_empty else self.empty_columns,
+            doubling=self.variant.doubling,
         )
 
     def _apply(self, source: Source, target: Target, count: int) -> FreeCellPosition:
