@@ -84,6 +84,9 @@ def test_forecell_in_arabic_is_named_and_deal_1_is_lost_from_the_start(
     expect(page.locator("#game-title .variant")).to_have_text("فورسيل")
     expect(page.locator("#game")).to_have_attribute("data-status", "lost")
     expect(page.locator(".end-screen h2")).to_have_text("لم تبقَ نقلات: انتهت اللعبة")
+    expect(page.locator(".end-screen")).to_contain_text(
+        "تبدأ هذه التوزيعة بلا أي نقلة ممكنة: ابدأ لعبة جديدة."
+    )
     expect(page.locator("#board .fc-cell .fc-card")).to_have_count(4)
     assert_fits(page, size["width"])
     page.screenshot(path=artifacts / f"forecell-ar-lost-{size['width']}.png", full_page=True)

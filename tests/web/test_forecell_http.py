@@ -42,6 +42,8 @@ def test_a_forecell_deal_with_no_legal_move_is_lost_from_the_start(client: TestC
     game_id = start(client, "freecell", "1", variant="forecell")
     page = client.get(f"/games/{game_id}").text
     assert 'data-status="lost"' in page and "No moves left: game over" in page
+    assert "This deal opens with no move at all: start a new game." in page
+    assert "Undo to try another way" not in page  # there is nothing to undo
     refused = act(client, game_id, "1a", 0)
     assert refused.status_code == 422 and "No moves are left" in refused.text
     assert client.get(f"/games/{game_id}/history").text == ""
@@ -58,6 +60,7 @@ def test_the_move_that_leaves_no_legal_move_loses_and_undo_plays_on(client: Test
     moved = act(client, game_id, "51", 0, **HX)
     assert moved.status_code == 200
     assert 'data-status="lost"' in moved.text and "No moves left: game over" in moved.text
+    assert "Undo to try another way, or start a new game." in moved.text
     version = int(VERSION.search(moved.text).group(1))  # the move and any cards sent home
     undone = act(client, game_id, "undo", version, **HX)
     assert undone.status_code == 200 and 'data-status="playing"' in undone.text
