@@ -344,6 +344,10 @@ def _classify_cells(args: argparse.Namespace, folder: Path | None) -> int:
                 "fewest cells " + proofs.progress_line(len(found), len(wanted), drawn - began)
             )
     proofs.write_cells(file, found)
+    every = proofs.read_cells(file)
+    if every is not None:  # the fewer-cells variants' verdicts follow
+        fewest = {every.first + i: cells for i, cells in enumerate(every.values())}
+        proofs.write_fewer_cells(fewest, folder)
     _progress(
         "fewest cells " + proofs.progress_line(len(found), len(wanted), time.monotonic() - began),
         end="\n",

@@ -96,6 +96,12 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def set_up(url: str) -> tuple[str, list[tuple[httpx.Client, str]]]:
     """A race of eight, started, its countdown over: the race's path and each racer's
     client and game path."""
@@ -260,7 +266,10 @@ def main() -> None:
         racing.run(min(1.0, args.seconds))  # warm up
         racing.sent = [{} for _ in games]
         racing.took = []
-        bare = racing.run(args.seconds) / args.seconds
+        cpu = sum(cpu_seconds(p.pid) for p in servers)
+        bare_moves = racing.run(args.seconds)
+        bare = bare_moves / args.seconds
+        bare_cpu = (sum(cpu_seconds(p.pid) for p in servers) - cpu) / bare_moves
         bare_took = percentile(racing.took, 0.5)
         before = sum(rss_mib(p.pid) for p in servers)
 
@@ -289,7 +298,10 @@ def main() -> None:
                  "-o", args.profile, "--pid", str(servers[0].pid)],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip
-        watched = racing.run(args.seconds) / args.seconds
+        cpu = sum(cpu_seconds(p.pid) for p in servers)
+        watched_moves = racing.run(args.seconds)
+        watched = watched_moves / args.seconds
+        watched_cpu = (sum(cpu_seconds(p.pid) for p in servers) - cpu) / watched_moves
         if spy is not None:
             spy.wait(60)
         took = racing.took
@@ -306,6 +318,10 @@ def main() -> None:
         share = 100 * watched / bare
         print(f"  move rate: {bare:.0f}/s with no stream, {watched:.0f}/s with "
               f"{args.watchers} streams: {share:.0f} % (target >= 80 %)")  # fmt: skip
+        print(f"  server CPU a move: {1000 * bare_cpu:.2f} ms with no stream, "
+              f"{1000 * watched_cpu:.2f} ms with {args.watchers} streams (their events "
+              f"included): {100 * bare_cpu / watched_cpu:.0f} % of the rate a core allows "
+              "(the share above, without the clients' use of the cores)")  # fmt: skip
         print(f"  a move's own time (request to answer): p50 {1000 * bare_took:.1f} ms with no "
               f"stream, {1000 * percentile(took, 0.5):.1f} ms with streams")  # fmt: skip
         print(f"  move to every stream: p50 {1000 * percentile(found, 0.5):.1f} ms, "

@@ -52,9 +52,9 @@ def test_a_stream_that_reads_nothing_is_dropped_not_buffered(sqlite_db: Database
         for _ in range(QUEUE_SIZE):
             made._fan("t")
             assert await quick.wait(1)
-        assert not slow.dropped and slow.queue.qsize() == QUEUE_SIZE
+        assert not slow.dropped and slow.waiting == QUEUE_SIZE
         made._fan("t")  # one more than it may hold
-        assert slow.dropped and slow.queue.qsize() <= 1
+        assert slow.dropped and slow.waiting <= QUEUE_SIZE
         assert made.count == 1 and slow not in made.streams["t"]
         assert await slow.wait(1)  # woken, to end
         assert await quick.wait(1) and not quick.dropped
@@ -71,7 +71,7 @@ def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database
         for _ in range(20):
             made.publish("t")  # as from the move threads
         assert await stream.wait(5)
-        assert stream.queue.qsize() == 0
+        assert stream.waiting == 0
         assert made.generations["t"] == 1  # one read serves the twenty
         assert not await stream.wait(0.2)
 

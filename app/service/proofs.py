@@ -263,6 +263,28 @@ def write_bits(file: Path, found: Mapping[int, Verdict]) -> None:
     packed.write(file, packed.pack(2, 1, codes))
 
 
+FEWER_CELLS: Final[dict[str, int]] = {"cells-3": 3, "cells-2": 2, "cells-1": 1}
+"""The variants of :data:`CELLS_GAME` with fewer free cells, and how many they have."""
+
+
+def verdicts_with_cells(fewest: Mapping[int, int], cells: int) -> dict[int, Verdict]:
+    """What the fewest free cells say of the same deals played with ``cells`` free cells:
+    won with that many when the fewest is at most ``cells``, else impossible (the fewest
+    less one was proved impossible, and fewer cells win no more); nothing of a deal left
+    intractable or not searched."""
+    return {
+        deal: "solved" if least <= cells else "unsolvable"
+        for deal, least in fewest.items()
+        if least <= NOT_EVEN_WITH_FOUR
+    }
+
+
+def write_fewer_cells(fewest: Mapping[int, int], folder: Path | None = None) -> None:
+    """Merge what ``fewest`` says into the fewer-cells variants' packed files."""
+    for variant, cells in FEWER_CELLS.items():
+        write_bits(bits_path(CELLS_GAME[0], variant, folder), verdicts_with_cells(fewest, cells))
+
+
 def _bits_verdicts(file: Path) -> dict[int, Verdict]:
     return Proofs({}, read_bits(file)).classified() if file.exists() else {}
 

@@ -51,36 +51,55 @@ class StreamsFull(Exception):
 
 
 class Subscription:
-    """One open stream of one race: a bounded queue of change marks."""
+    """One open stream of one race: how many changes it has not taken yet (at most
+    :data:`QUEUE_SIZE`), and the future its stream waits on (a count and one future: no
+    queue and no task a wait, as a stream wakes for every change of its race)."""
+
+    __slots__ = ("address", "dropped", "loop", "token", "waiter", "waiting")
 
     def __init__(self, token: str, address: str, loop: asyncio.AbstractEventLoop) -> None:
         self.token = token
         self.address = address
         self.loop = loop
-        self.queue: asyncio.Queue[None] = asyncio.Queue(maxsize=QUEUE_SIZE)
+        self.waiting = 0
+        self.waiter: asyncio.Future[bool] | None = None
         self.dropped = False
 
     def offer(self) -> None:
         """A change (in the event loop): marked, or the stream dropped when it is full."""
         if self.dropped:
             return
-        try:
-            self.queue.put_nowait(None)
-        except asyncio.QueueFull:
+        if self.waiting >= QUEUE_SIZE:
             self.dropped = True
+        else:
+            self.waiting += 1
+        self.wake()
+
+    def wake(self) -> None:
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(True)
 
     async def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a change; True if one came (every mark
         waiting is taken: one read serves them all)."""
-        if self.queue.empty():
+        if not self.waiting and not self.dropped:
+            waiter = self.loop.create_future()
+            self.waiter = waiter
+            timer = self.loop.call_later(timeout, _settle, waiter)
             try:
-                async with asyncio.timeout(timeout):  # no task a wait, as wait_for makes
-                    await self.queue.get()
-            except TimeoutError:
-                return False
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        return True
+                await waiter
+            finally:
+                timer.cancel()
+                self.waiter = None
+        came = self.waiting > 0 or self.dropped
+        self.waiting = 0
+        return came
+
+
+def _settle(waiter: asyncio.Future[bool]) -> None:
+    if not waiter.done():
+        waiter.set_result(False)
 
 
 class Backend(Protocol):
@@ -371,9 +390,7 @@ class Feed:
         self.generations[token] = self.generations.get(token, 0) + 1
         for subscription in list(found):
             subscription.offer()
-            if subscription.dropped:
-                subscription.queue = asyncio.Queue(maxsize=1)
-                subscription.queue.put_nowait(None)  # wakes it, to end
+            if subscription.dropped:  # woken, to end
                 self.unsubscribe(subscription)
 
     def race_of(self, game_id: str) -> str:

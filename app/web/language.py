@@ -9,7 +9,6 @@ language: a shared game link opens in the reader's own language.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Annotated, Final
 
 from fastapi import APIRouter, Form, Request
@@ -18,6 +17,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import i18n
+from app.web.event_stream import keep_send
 
 COOKIE: Final = "lang"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
@@ -39,14 +39,8 @@ def choose(headers: Headers, *, pseudo: bool = False) -> i18n.LocaleCode:
         if code is not None and (code != i18n.PSEUDO or pseudo):
             return code
     accept = headers.get("accept-language")
-    return _negotiated(accept[:ACCEPT_KEPT] if accept else None)
-
-
-@lru_cache(maxsize=512)
-def _negotiated(accept_language: str | None) -> i18n.LocaleCode:
-    # A browser sends the same header with every request: each is read once. The key is
-    # cut to ACCEPT_KEPT characters, so the cache holds at most 512 × 256 bytes.
-    return i18n.negotiate(accept_language)
+    # Read each time (4 µs): nothing is kept by what a client sends.
+    return i18n.negotiate(accept[:ACCEPT_KEPT] if accept else None)
 
 
 class Language:
@@ -60,6 +54,7 @@ class Language:
             return
         code = choose(Headers(scope=scope), pseudo=self.pseudo)
         tag = code.encode()
+        keep_send(scope, send)  # outermost: an event stream's events go straight there
 
         async def send_with_language(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -283,10 +283,12 @@ def _racers_event(request: Request, race: races.Race, parts: dict[object, bytes]
 
 class _Boards:
     """What one stream has sent of the racers' small boards: each racer's version sent,
-    and when; a board that changed is sent again at most every :data:`BOARD_SECONDS`."""
+    and in which tick of :data:`BOARD_SECONDS`; a board that changed is sent again in a
+    later tick. Ticks are the clock's, the same for every stream: the streams of a race
+    ask for the same versions, each drawn once (:func:`_board_event`)."""
 
     def __init__(self) -> None:
-        self.sent: dict[int, tuple[int, float]] = {}
+        self.sent: dict[int, tuple[int, int]] = {}
         self.due: float | None = None
 
     def events(self, request: Request, race: races.Race) -> bytes:
@@ -295,19 +297,19 @@ class _Boards:
         if race.state == "lobby":
             return b""
         now = time.monotonic()
+        tick = int(now // BOARD_SECONDS)
         out = []
         self.due = None
         for racer in race.racers:
             if racer.position is None:
                 continue
-            version, at = self.sent.get(racer.joined, (-1, 0.0))
+            version, sent_in = self.sent.get(racer.joined, (-1, -1))
             if version == racer.version:
                 continue
-            if now - at < BOARD_SECONDS:
-                later = at + BOARD_SECONDS
-                self.due = later if self.due is None else min(self.due, later)
+            if sent_in == tick:
+                self.due = (tick + 1) * BOARD_SECONDS
                 continue
-            self.sent[racer.joined] = (racer.version, now)
+            self.sent[racer.joined] = (racer.version, tick)
             out.append(_board_event(request, race, racer))
         return b"".join(out)
 

@@ -137,6 +137,9 @@ def test_keyboard_only_join_and_start(new_context: Callable[[], BrowserContext])
         pytest.fail("Tab never reached Join")
     joiner.keyboard.press("Enter")
     expect(joiner.get_by_text("You are in this race as anonymous 2.")).to_be_visible()
+    # The maker's page hears of the join and draws its part again: then the key goes to
+    # the button as drawn.
+    expect(maker.get_by_text("2 racers")).to_be_visible(timeout=COUNTDOWN_MS)
     start = maker.get_by_role("button", name="Start the race")
     start.focus()
     maker.keyboard.press("Enter")

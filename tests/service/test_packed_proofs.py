@@ -126,3 +126,29 @@ def test_a_sample_of_the_shipped_verdicts_checks_out(variant: str) -> None:
                 verdict,
                 "unknown",
             ), (variant, deal)
+
+
+def test_the_fewest_cells_settle_the_fewer_cells_variants() -> None:
+    fewest = {1: 0, 2: 1, 3: 2, 4: 3, 5: 4, 6: proofs.NOT_EVEN_WITH_FOUR, 7: proofs.INTRACTABLE}
+    two = proofs.verdicts_with_cells(fewest, 2)
+    assert two == {
+        1: "solved",
+        2: "solved",
+        3: "solved",
+        4: "unsolvable",
+        5: "unsolvable",
+        6: "unsolvable",
+    }
+    assert proofs.verdicts_with_cells(fewest, 1)[3] == "unsolvable"
+    assert 7 not in proofs.verdicts_with_cells(fewest, 3)  # intractable: nothing follows
+
+
+def test_the_shipped_fewer_cells_files_agree_with_the_fewest_cells() -> None:
+    every = proofs.fewest_cells_file()
+    assert every is not None
+    for variant, cells in proofs.FEWER_CELLS.items():
+        shipped = proofs.proofs("freecell", variant)
+        for deal in range(1, every.count + 1, 97):
+            least = every.value(deal)
+            if least is not None and least <= proofs.NOT_EVEN_WITH_FOUR:
+                assert shipped.verdict(deal) == ("solved" if least <= cells else "unsolvable")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import Response
 
 from app import i18n
 from app.service import race_feed, races
@@ -14,6 +14,7 @@ from app.service.players import ensure_player
 from app.web import race_pages as pages
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import render_error
+from app.web.event_stream import EventStream
 from app.web.htmx import is_htmx
 from app.web.players import PlayerDep, remember_player, see_other
 from app.web.throttle import limited
@@ -124,11 +125,7 @@ async def race_events(request: Request, db: DatabaseDep, token: str) -> Response
         response.headers["Retry-After"] = "5"
         return response
     stream = pages.stream(request, db, feed, subscription, race, i18n.current())
-    return StreamingResponse(
-        stream,
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-    )
+    return EventStream(stream)
 
 
 def not_found(request: Request) -> Response:
