@@ -107,6 +107,7 @@ def site_address(settings: Settings) -> str:
     return f"http://{host}" if settings.port == 80 else f"http://{host}:{settings.port}"
 
 
+# Cached: the one settings object of the process (no arguments).
 @lru_cache
 def get_settings() -> Settings:
     return Settings()

@@ -107,6 +107,7 @@ class _Pseudo(_gettext.NullTranslations):
         return f"⟦{message}⟧"
 
 
+# Cached: one catalogue per language the site speaks (a small fixed domain).
 @cache
 def translations(code: LocaleCode) -> _gettext.NullTranslations:
     """The catalogue for ``code``, compiled from its ``.po`` file once per process."""

@@ -190,6 +190,8 @@ def shown(value: object) -> str:
         return str(value)
     if isinstance(value, Card):
         return isolate(value.symbol)
+    if isinstance(value, bool):  # a flag for the words to choose by, never shown
+        return str(value)
     if isinstance(value, int):
         return isolate(number(value))
     if isinstance(value, tuple):

@@ -145,7 +145,7 @@ def test_groups_cover_every_game_and_variant() -> None:
         "montana-blue-moon",
         "montana-red-moon",
         *(f"freecell-{name}" for name in ("standard", "bakers", "cells-3", "cells-2")),
-        *(f"freecell-{name}" for name in ("cells-1", "eight-off", "seahaven")),
+        *(f"freecell-{name}" for name in ("cells-1", "eight-off", "seahaven", "forecell")),
     ]
     assert stats.group_for("montana-easy") == stats.Group("montana", "easy")
     assert stats.group_for("chess") is None

@@ -19,6 +19,7 @@ from app.rules.protocol import Position, Rules, Verdict
 from app.service import proofs
 from app.service.model import Game, UnknownGameKind, utcnow, view
 from app.service.play import start
+from app.service.players import ensure_player
 from app.store import Database, Session, records
 from app.store.records import Win
 
@@ -251,6 +252,36 @@ def check_difficulty(difficulty: str) -> None:
     """Raise :class:`UnknownGameKind` when no deal of ``difficulty`` is proved."""
     if not proofs.difficulty_count(difficulty):
         raise _none_proved(*CELLS_GAME)
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """What a new game is dealt on: ``number``, else a deal of ``difficulty`` (the game
+    with four free cells), else (``winnable``) a deal proved winnable, else any deal."""
+
+    kind: str
+    variant: str | None = None
+    number: int | None = None
+    difficulty: str | None = None
+    winnable: bool = False
+
+
+def start_chosen(*, db: Database, player_id: str | None, choice: Choice) -> Game:
+    """A new game as ``choice`` says, for the player (made now if there is none yet):
+    the choice is checked first, so a refusal stores nothing."""
+    if choice.number is None and choice.difficulty is not None:
+        check_difficulty(choice.difficulty)
+    else:
+        proved = choice.number is None and choice.winnable
+        checked(choice.kind, choice.variant, choice.number, proved=proved)
+    owner = ensure_player(db=db, player_id=player_id)
+    if choice.number is None and choice.difficulty is not None:
+        return start_of_difficulty(db=db, player_id=owner, difficulty=choice.difficulty)
+    if choice.number is None and choice.winnable:
+        return start_winnable(db=db, player_id=owner, kind=choice.kind, variant=choice.variant)
+    return start(
+        db=db, player_id=owner, kind=choice.kind, variant=choice.variant, deal=choice.number
+    )
 
 
 def _none_proved(kind: str, variant: str) -> UnknownGameKind:

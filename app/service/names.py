@@ -157,11 +157,13 @@ def key(name: str) -> str:
     return hashlib.sha256(skeleton.encode()).hexdigest()
 
 
+# Cached: one checker for the process (no arguments).
 @cache
 def _spoof_checker() -> icu.SpoofChecker:
     return icu.SpoofChecker()
 
 
+# Cached: the site's own words, computed once (no arguments).
 @cache
 def _site_keys() -> frozenset[str]:
     """The keys of the site's own words in every language it speaks."""

@@ -113,6 +113,7 @@ def cells_path(folder: Path | None = None) -> Path:
     return (folder or FOLDER) / f"{CELLS_GAME[0]}-{CELLS_GAME[1]}.cells"
 
 
+# Cached: one file per game and variant of the registry (a small fixed domain).
 @functools.cache
 def proofs(kind: str, variant: str) -> Proofs:
     """The shipped proofs of ``kind``'s ``variant`` (none for a variant never classified)."""
@@ -149,6 +150,7 @@ def read(file: Path) -> Proofs:
     return Proofs(verdicts)
 
 
+# Cached: the one shipped file (no arguments).
 @functools.cache
 def fewest_cells_file() -> packed.Packed | None:
     """The shipped fewest free cells of ``CELLS_GAME``'s deals (None: none shipped)."""

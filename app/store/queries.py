@@ -178,6 +178,7 @@ def claim_version(link: Link, game_id: str, version: int, values: dict[str, obje
     return changed == 1
 
 
+# Cached: one statement per set of columns the code updates (a few, fixed in the code).
 @functools.cache
 def _claim(columns: tuple[str, ...]) -> Update:
     return (

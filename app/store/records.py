@@ -54,11 +54,13 @@ _SCOPES: Final[dict[Scope, tuple[ColumnElement[bool], ...]]] = {
 at each ask, the ORM's expressions cost more than the indexed query itself)."""
 
 
+# Cached: one statement per scope (an enumeration).
 @functools.cache
 def _counting(scope: Scope) -> Select[Any]:
     return select(GAMES.c.status, func.count()).where(*_SCOPES[scope]).group_by(GAMES.c.status)
 
 
+# Cached: one statement per scope, order and help (enumerations).
 @functools.cache
 def _winning(scope: Scope, order: Order, assisted: bool) -> Select[Any]:
     """The best wins, unassisted (no hint, no solution seen) or assisted, by fewest moves

@@ -14,9 +14,9 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 pytestmark = pytest.mark.heavy  # a bench loads the machine: one at a time
 
 
-def smoke(name: str) -> str:
+def smoke(name: str, *more: str) -> str:
     done = subprocess.run(
-        [sys.executable, str(BENCH / name), "--smoke"],
+        [sys.executable, str(BENCH / name), "--smoke", *more],
         capture_output=True,
         text=True,
         timeout=900,  # a bound for liveness on a loaded machine
@@ -60,9 +60,10 @@ def test_solver_runs() -> None:
         assert "deals 1-20 (every line replayed through our rules)" in out
 
 
-def test_hints_run_over_http() -> None:
-    out = smoke("hints.py")
-    assert "FreeCell hints from 3 positions in play" in out
+@pytest.mark.parametrize("game", ["FreeCell", "Montana"])
+def test_hints_run_over_http(game: str) -> None:
+    out = smoke("hints.py", "--game", game.lower())
+    assert f"{game} hints from 3 positions in play" in out
     for name in ("hint", "verdict", "solution"):
         assert f"  {name}: p50" in out
 

@@ -41,11 +41,13 @@ FITS: Final = [(kind, variant, "normal") for kind, variant in VARIANTS] + [
 
 
 def start(page: Page, kind: str, variant: str = "") -> FreeCellUI | MontanaUI:
-    """Deal #1 of ``kind`` (a variant other than the usual one from the home page's form)."""
+    """Deal #1 of ``kind`` (a variant other than the usual one from the home page's form;
+    the first deal with a move where #1 has none, as Forecell's)."""
     ui = FreeCellUI(page) if kind == "freecell" else MontanaUI(page)
     rules = KINDS[kind].rules
     if variant and variant != rules.default_variant:
-        ui.start_from_home(kind, 1, f"Play {rules.name}", variant_name(kind, variant))
+        deal = next(deal for deal in range(1, 10) if not rules.new_game(deal, variant).is_lost())
+        ui.start_from_home(kind, deal, f"Play {rules.name}", variant_name(kind, variant))
     else:
         ui.start(1)
     return ui

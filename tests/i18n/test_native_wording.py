@@ -424,3 +424,32 @@ def test_no_arabic_comma_after_a_break_or_a_space_in_the_catalogue() -> None:
         if re.search(r"\s،", form)
     ]
     assert not problems, "\n".join(problems)
+
+
+def _stuck_montana() -> object:
+    """Montana deal #1 played (first move each time) until no card can move."""
+    from app.games.montana.rules import RULES
+
+    position = RULES.new_game(1, "expert")
+    while moves := position.legal_moves():
+        position = position.play(moves[0])
+    assert position.can_redeal()
+    return position
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("en", "Hint: redeal now, the first of 2 redeals."),
+        ("hi", "संकेत: अब पत्ते फिर से फेंटें (2 में से पहली बार)।"),
+        ("ar", "تلميح: أعد التوزيع الآن، إعادة التوزيع الأولى من 2."),
+    ],
+)
+def test_a_montana_hint_to_redeal_is_a_whole_sentence(code: str, said: str) -> None:
+    from app.games.montana.words import describe
+
+    stuck = _stuck_montana()
+    after = stuck.play(stuck.parse_action("redeal"))  # type: ignore[attr-defined]
+    with i18n.use_locale(code):
+        said_here = describe("hint", "redeal", stuck, after)  # type: ignore[arg-type]
+    assert re.sub("[\u2066-\u2069]", "", said_here) == said  # isolates around numbers

@@ -195,7 +195,10 @@ def test_rules_value() -> None:
     assert (RULES.kind, RULES.name, RULES.variants) == (
         "freecell",
         "FreeCell",
-        ("standard", "bakers", "cells-3", "cells-2", "cells-1", "eight-off", "seahaven"),
+        (
+            *("standard", "bakers", "cells-3", "cells-2", "cells-1"),
+            *("eight-off", "seahaven", "forecell"),
+        ),
     )
     assert RULES.default_variant == "standard"
     assert RULES.max_deal == MAX_DEAL == 1_000_000
@@ -648,7 +651,8 @@ def test_board_queries() -> None:
 def test_game_end() -> None:
     won, stuck, playing = parse(WON), parse(STUCK), new_game(1)
     assert (won.is_won(), won.is_stuck(), won.is_lost(), won.cards_left) == (True, True, False, 0)
-    assert (stuck.is_won(), stuck.is_stuck(), stuck.is_lost()) == (False, True, False)
+    # No legal move left: the game is lost (an undo takes it back into play).
+    assert (stuck.is_won(), stuck.is_stuck(), stuck.is_lost()) == (False, True, True)
     assert stuck.cards_left == 50 and stuck.legal_moves() == ()
     assert (playing.is_won(), playing.is_stuck(), playing.cards_left) == (False, False, 52)
     assert playing.score is None and won.score is None

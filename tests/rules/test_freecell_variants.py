@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from app import i18n
 from app.games.freecell.rules import (
     RULES,
     VARIANT_VALUES,
@@ -16,6 +17,7 @@ from app.games.freecell.rules import (
     parse,
 )
 from app.games.freecell.solver import replay_wins, solve
+from app.games.freecell.words import REFUSALS
 from app.rules.cards import Card
 from app.rules.parts import ALTERNATE_COLOURS, ANY_SUIT, SAME_SUIT, supermove_limit
 from app.rules.protocol import IllegalMoveError, InvalidMoveError, InvalidPositionError
@@ -62,6 +64,7 @@ def test_every_variant_is_listed_once_standard_first() -> None:
         "cells-1",
         "eight-off",
         "seahaven",
+        "forecell",
     )
     assert RULES.variants == VARIANTS and RULES.default_variant == "standard"
 
@@ -255,3 +258,119 @@ def test_the_solver_wins_a_deal_of_each_variant(variant: str) -> None:
             assert replay_wins(position, result.moves)
             return
     pytest.fail(f"no deal of {variant} solved")
+
+
+# -- Forecell (PySolFC's ForeCell) ---------------------------------------------------------
+
+FORECELL_2 = """\
+Variant: forecell
+Freecells: AS 5S TH JH
+: QD 4D TD 7S AH 3H
+: QC JD JC 9D 9S AD
+: KC JS 8C KS TC 7H
+: 3C 6H 6C 7C 2S 3D
+: 4C QS 8S 6S 3S 5H
+: 2C 6D 4S 4H TS 8D
+: KD 2D 5D AC 9H KH
+: 5C 9C QH 8H 2H 7D
+"""
+
+FORECELL_RUNS = """\
+Variant: forecell
+Foundations: H-5 C-5 D-5 S-5
+Freecells: 6S 6H - -
+: KS QH JS TH 9S 8H 7S 6D
+: KH QS JH TS 9H 8S 7H 6C
+: KC KD QC QD JC JD TC 9C 8C 8D 7C 7D 9D
+: TD
+"""
+"""Two empty free cells and four empty columns: standard FreeCell moves 3 × 2⁴ = 48 cards
+onto a card here, Forecell 3."""
+
+
+def test_forecell_deals_48_cards_to_the_columns_and_the_last_four_to_the_cells() -> None:
+    """Microsoft's deal #2 laid out as PySolFC lays ForeCell: six rows across the eight
+    columns, then the last four cards dealt into free cells a to d."""
+    position = new_game(2, "forecell")
+    assert position.to_text() == FORECELL_2
+    assert parse(FORECELL_2) == position
+    standard = new_game(2)
+    assert position.columns == tuple(column[:6] for column in standard.columns)
+    assert position.cells == tuple(column[6] for column in standard.columns[:4])
+
+
+def test_forecell_takes_only_a_king_into_an_empty_column() -> None:
+    position = parse(FORECELL_RUNS)
+    for text, card in (("45", "TD"), ("a5", "6S"), ("15v3", "8H")):
+        with pytest.raises(IllegalMoveError, match=f"{card} cannot go into empty column 5"):
+            position.parse_action(text)
+    assert all(move.target not in "5678" for move in position.legal_moves())
+    # A run from a king goes into an empty column, as long as the free cells carry it.
+    king_run = parse(FORECELL_KING)
+    assert king_run.max_run(to_empty=True) == 4
+    move = king_run.parse_action("56")
+    assert move == FreeCellMove("5", "6", 4) and move.notation == "56v4"
+    assert king_run.play(move).columns[5] == tuple(map(c, ["KH", "QS", "JH", "TS"]))
+
+
+FORECELL_KING = """\
+Variant: forecell
+Foundations: H-5 C-5 D-5 S-5
+Freecells: 6S - - -
+: KS QH JS TH 9S 8H 7S 6D
+: 9H 8S 7H 6C
+: KC KD QC QD JC JD TC 9C 8C 8D 7C 7D 9D
+: TD 6H
+: KH QS JH TS
+"""
+
+
+def test_forecell_supermoves_count_free_cells_only() -> None:
+    position = parse(FORECELL_RUNS)
+    assert (position.empty_cells, position.empty_columns) == (2, 4)
+    assert position.max_run() == position.max_run(to_empty=True) == 3
+    assert position.parse_action("23") == FreeCellMove("2", "3", 3)  # 8S 7H 6C onto 9D
+    with pytest.raises(IllegalMoveError, match="at most 3 cards move at once") as error:
+        position.parse_action("14")  # 9S 8H 7S 6D onto TD: four cards
+    assert error.value.code == "freecell.run_too_long"
+    assert "(empty columns do not count here)" in str(error.value)
+    assert error.value.params["doubling"] is False
+    with pytest.raises(IllegalMoveError, match="a run of 8 cards cannot move into empty"):
+        position.parse_action("15")  # the run from the king: eight cards
+    # The same board in standard FreeCell: the empty columns double the run.
+    standard = parse(FORECELL_RUNS.replace("Variant: forecell\n", ""))
+    assert standard.max_run() == 48
+    assert standard.parse_action("14") == FreeCellMove("1", "4", 4)
+
+
+def test_a_forecell_deal_with_no_legal_move_is_lost_from_the_start() -> None:
+    """Deal #1 opens with the four cells full and no card that fits anywhere."""
+    position = new_game(1, "forecell")
+    assert position.legal_moves() == () and not position.has_moves()
+    assert (position.is_won(), position.is_stuck(), position.is_lost()) == (False, True, True)
+    assert [deal for deal in range(1, 60) if new_game(deal, "forecell").is_lost()] == [1, 46]
+    assert not new_game(2, "forecell").is_lost()
+
+
+def test_forecell_move_counts_from_deal_2() -> None:
+    position = new_game(2, "forecell")
+    assert [move.notation for move in position.legal_moves()] == ["2h", "ah"]
+    assert sum(len(position.play(move).legal_moves()) for move in position.legal_moves()) == 11
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "with 2 empty free cells (empty columns do not count in this game), at most 3"),
+        ("hi", "2 खाली फ्री सेल होने पर (इस गेम में खाली कॉलम नहीं गिने जाते) एक साथ"),
+        ("ar", "مع خانتين حرتين فارغتين (لا تُحسب الأعمدة الفارغة في هذه اللعبة)"),
+    ],
+)
+def test_a_forecell_run_too_long_is_refused_without_counting_empty_columns(
+    language: i18n.LocaleCode, words: str
+) -> None:
+    """The refusal says why in each language: the four empty columns do not help here."""
+    with pytest.raises(IllegalMoveError) as error:
+        parse(FORECELL_RUNS).parse_action("14")
+    with i18n.use_locale(language):
+        assert words in REFUSALS[error.value.code](error.value.params)

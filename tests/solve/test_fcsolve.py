@@ -57,6 +57,7 @@ def test_a_variant_board_leaves_out_our_variant_line() -> None:
         ("cells-1", 1, 8, False, False, None),
         ("eight-off", 8, 8, True, True, "eight_off"),
         ("seahaven", 4, 10, True, True, "seahaven_towers"),
+        ("forecell", 4, 8, False, True, "forecell"),
     ],
 )
 def test_each_variant_maps_to_fc_solves_own_settings(
@@ -64,8 +65,9 @@ def test_each_variant_maps_to_fc_solves_own_settings(
 ) -> None:
     # fc-solve's presets (scripts/gen-presets.pl): bakers_game = freecell + suit;
     # eight_off = kings_only_bakers_game + 8 cells; seahaven_towers = bakers_game + kings
-    # only + 10 stacks; all with the limited sequence move, which is (cells + 1) << empty
-    # columns when any card fills one, and cells + 1 when only kings do.
+    # only + 10 stacks; forecell = freecell + kings only; all with the limited sequence
+    # move, which is (cells + 1) << empty columns when any card fills one, and cells + 1
+    # when only kings do.
     rules = freecell.variant_named(variant)
     settings = fcsolve.settings_for(rules)
     assert settings.freecells == cells and settings.stacks == stacks
@@ -81,12 +83,15 @@ def test_each_variant_maps_to_fc_solves_own_settings(
     assert fcsolve.settings_for(rules, freecells=0).freecells == 0
     # The deal's last cards in the free cells as PySol (and fc-solve's board generator,
     # make_pysol_freecell_board.py) lay them out: Eight Off a card in every other cell
-    # from the first, Seahaven Towers the second and third.
-    assert rules.dealt_cells == {"eight-off": (0, 2, 4, 6), "seahaven": (1, 2)}.get(variant, ())
+    # from the first, Seahaven Towers the second and third, Forecell all four.
+    dealt = {"eight-off": (0, 2, 4, 6), "seahaven": (1, 2), "forecell": (0, 1, 2, 3)}
+    assert rules.dealt_cells == dealt.get(variant, ())
 
 
 @needs_library
-@pytest.mark.parametrize("preset", ["freecell", "bakers_game", "eight_off", "seahaven_towers"])
+@pytest.mark.parametrize(
+    "preset", ["freecell", "bakers_game", "eight_off", "seahaven_towers", "forecell"]
+)
 def test_fc_solves_game_presets_exist(preset: str) -> None:
     lib = fcsolve.library()
     assert lib is not None
@@ -101,8 +106,9 @@ def test_fc_solves_game_presets_exist(preset: str) -> None:
 def test_deal_1_of_every_variant_replays_through_our_rules(variant: str) -> None:
     start = freecell.new_game(1, variant)
     answer = fcsolve.solve(start, fcsolve.Budget(seconds=60))
-    if variant in ("cells-1", "cells-2"):
-        assert answer.verdict == "unsolvable"  # proved by the atomic scan (ours agrees)
+    if variant in ("cells-1", "cells-2", "forecell"):
+        # Proved by the atomic scan (ours agrees); Forecell's deal #1 has no move at all.
+        assert answer.verdict == "unsolvable"
         return
     assert answer.verdict == "solved"
     assert replay_wins(start, answer.moves)  # with automatic moves off: they are in the line

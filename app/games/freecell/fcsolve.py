@@ -130,6 +130,7 @@ def settings_for(variant: FreeCellVariant, freecells: int | None = None) -> Game
         (4, 8, True, False): "bakers_game",
         (8, 8, True, True): "eight_off",
         (4, 10, True, True): "seahaven_towers",
+        (4, 8, False, True): "forecell",
     }
     return GameSettings(
         freecells=cells,

@@ -16,31 +16,47 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import replace
-from functools import lru_cache
 from typing import Final
 
+from app.caches import Kept, text_size
 from app.games.freecell import fcsolve, solver
 from app.games.freecell.rules import FreeCellPosition, all_home, parse
 from app.rules import par
 from app.rules.protocol import Answer, Hint, Position
-from app.solve.recent import Recent
 
 logger = logging.getLogger("solitaire.freecell")
 
 QUICK_SECONDS: Final = 3.0
 """At most this long looking for a line with supermoves before trying for a proof."""
-KEPT: Final = 1024
+ANSWERS_KEPT_BYTES: Final = 4 << 20
+"""Answers kept (a position and its line: ~1-2 kB; some 3,000)."""
+HINTS_KEPT_BYTES: Final = 1 << 20
+"""Sure hints kept (a position and its move: ~0.4 kB; some 2,500)."""
+
+
+def _answer_size(key: tuple[str, int], found: Answer) -> int:
+    return text_size(key[0], *found.moves) + 96
+
+
+def _hint_size(key: str, found: Hint) -> int:
+    return text_size(key, found.move or "") + 64
 
 
 class FreeCellSearches:
     """Every FreeCell answer and hint this process found, kept per position."""
 
     def __init__(self) -> None:
-        self._answer = lru_cache(maxsize=KEPT)(self._solve)
-        self._hints = Recent[Hint](KEPT)
+        self._answers = Kept[tuple[str, int], Answer](
+            "freecell answers", ANSWERS_KEPT_BYTES, _answer_size
+        )
+        self._hints = Kept[str, Hint]("freecell hints", HINTS_KEPT_BYTES, _hint_size)
 
     def answer(self, position: Position, budget_ms: int) -> Answer:
-        return self._answer(position.to_text(), budget_ms)
+        key = (position.to_text(), budget_ms)
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers.put(key, answer(parse(key[0]), budget_ms))
+        return found
 
     def hint(self, position: Position, budget_ms: int) -> Hint:
         """A sure hint is kept; one whose budget ran out is not: asking again searches
@@ -52,7 +68,7 @@ class FreeCellSearches:
         board = position if isinstance(position, FreeCellPosition) else parse(position.to_text())
         found = hint(board, budget_ms)
         if found.sure:
-            self._hints.put([(key, found)])
+            self._hints.put(key, found)
         return found
 
     @staticmethod
@@ -61,12 +77,8 @@ class FreeCellSearches:
         return fcsolve.engine_name()
 
     def forget(self) -> None:
-        self._answer.cache_clear()
-        self._hints.trim(0)
-
-    @staticmethod
-    def _solve(text: str, budget_ms: int) -> Answer:
-        return answer(parse(text), budget_ms)
+        self._answers.clear()
+        self._hints.clear()
 
 
 def answer(position: FreeCellPosition, budget_ms: int) -> Answer:

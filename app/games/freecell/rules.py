@@ -203,6 +203,9 @@ VARIANT_VALUES: Final[dict[str, FreeCellVariant]] = {
             doubling=False,
             dealt_cells=(1, 2),
         ),
+        # PySolFC's ForeCell (pysollib/games/freecell.py; Microsoft's shuffle below 32,000):
+        # six rows to the columns, the last four cards to cells a-d; fc-solve's "forecell".
+        FreeCellVariant("forecell", empty=KINGS_ONLY, doubling=False, dealt_cells=(0, 1, 2, 3)),
     )
 }
 """Every variant, by the name the position text's ``Variant:`` line and the site use."""
@@ -742,8 +745,13 @@ cards: '8' to 'a'
         else:
             where = f"onto column {target}"
             columns = _plural(self.empty_columns, "empty column")
+        room = (
+            f"{cells} and {columns}"
+            if self.variant.doubling
+            else f"{cells} (empty columns do not count here)"
+        )
         return IllegalMoveError(
-            f"a run of {count} cards cannot move {where}: with {cells} and {columns} "
+            f"a run of {count} cards cannot move {where}: with {room} "
             f"at most {_plural(limit, 'card')} {'moves' if limit == 1 else 'move'} at once",
             "freecell.run_too_long_empty" if to_empty else "freecell.run_too_long",
             count=count,
@@ -751,6 +759,7 @@ cards: '8' to 'a'
             column=target,
             free_cells=self.empty_cells,
             empty_columns=self.empty_columns - 1 if to_empty else self.empty_columns,
+            doubling=self.variant.doubling,
         )
 
     def _apply(self, source: Source, target: Target, count: int) -> FreeCellPosition:
@@ -844,8 +853,9 @@ cards: '8' to 'a'
         return not self.has_moves()
 
     def is_lost(self) -> bool:
-        """Never: FreeCell is only lost by giving up."""
-        return False
+        """No legal move is left and the cards are not all home (Forecell's deal #1 opens
+        so): the game ends there, and an undo takes it back into play."""
+        return not self.is_won() and not self.has_moves()
 
     @property
     def score(self) -> None:

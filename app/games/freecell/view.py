@@ -206,7 +206,6 @@ class FreeCellBoard:
     columns: tuple[FreeCellPlace, ...]
     selection: Selection | None
     selection_label: str
-    has_moves: bool
     can_go_home: bool
     variant: str = "standard"
     """The variant's name: its table's shape (``fc-<variant>``) and its keys."""
@@ -333,7 +332,6 @@ def board(
         columns=tuple(columns),
         selection=selection,
         selection_label=_describe(position, selection),
-        has_moves=position.has_moves(),
         destinations=destinations,
         holding_note=(
             holding_note(position, selection, destinations, partials) if selection else ""

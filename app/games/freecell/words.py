@@ -35,6 +35,7 @@ def variant_name(variant: str) -> str:
         "cells-1": _("One free cell"),
         "eight-off": _("Eight Off"),
         "seahaven": _("Seahaven Towers"),
+        "forecell": _("Forecell"),
     }
     return names.get(variant, variant)
 
@@ -112,14 +113,19 @@ def _hint(count: int, target_name: str, card: str, source: str, target: str) -> 
     }
 
 
-def room(free_cells: int, empty_columns: int, other: bool = False) -> str:
+def room(free_cells: int, empty_columns: int, other: bool = False, doubling: bool = True) -> str:
     """What a run may move through, in the language's words: a whole clause for each of
     none and some of each (Hindi «… और कोई खाली कॉलम न होने पर»), the counted parts in
     their plural forms (Arabic's duals): ``'with 2 empty free cells and no empty column'``.
-    ``other``: the columns besides the one the run moves into."""
+    ``other``: the columns besides the one the run moves into. Without ``doubling`` (Eight
+    Off, Seahaven, Forecell) empty columns do not count, and the clause says so."""
     cells = ngettext("%(num)s empty free cell", "%(num)s empty free cells", free_cells) % {
         "num": isolate(free_cells)
     }
+    if not doubling:
+        if free_cells:
+            return _("with %(cells)s (empty columns do not count in this game)") % {"cells": cells}
+        return _("with no empty free cell (empty columns do not count in this game)")
     if other:
         columns = ngettext(
             "%(num)s other empty column", "%(num)s other empty columns", empty_columns
@@ -140,6 +146,12 @@ def room(free_cells: int, empty_columns: int, other: bool = False) -> str:
     if other:
         return _("with no empty free cell and no other empty column")
     return _("with no empty free cell and no empty column")
+
+
+def _doubling(p: Params) -> bool:
+    """Whether the refused run's empty columns counted (a refusal made before the engine
+    said so: they did)."""
+    return p.get("doubling", True) is not False
 
 
 def standing(position: Position) -> str:
@@ -289,7 +301,12 @@ _REFUSALS: Final[Refusals] = {
             "at most %(limit)s cards move at once.",
             count(p, "limit"),
         ),
-        {**p, "room": Words(room(count(p, "free_cells"), count(p, "empty_columns")))},
+        {
+            **p,
+            "room": Words(
+                room(count(p, "free_cells"), count(p, "empty_columns"), False, _doubling(p))
+            ),
+        },
     ),
     "freecell.run_too_long_empty": lambda p: fill(
         ngettext(
@@ -299,7 +316,12 @@ _REFUSALS: Final[Refusals] = {
             "at most %(limit)s cards move at once.",
             count(p, "limit"),
         ),
-        {**p, "room": Words(room(count(p, "free_cells"), count(p, "empty_columns"), True))},
+        {
+            **p,
+            "room": Words(
+                room(count(p, "free_cells"), count(p, "empty_columns"), True, _doubling(p))
+            ),
+        },
     ),
 }
 

@@ -11,20 +11,32 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Final
 
+from app.caches import Kept, text_size
 from app.games.montana import solver
 from app.games.montana.rules import MontanaPosition, parse
 from app.rules.protocol import Answer, Hint, Position
 from app.solve.recent import Recent
 
-LINES_KEPT: Final = 50_000
-"""Positions remembered from finished searches (a round's line is ~100 moves)."""
+LINES_KEPT_BYTES: Final = 16 << 20
+"""Positions remembered from finished searches (a round's line is ~100 moves; a position
+and its hint ~0.4 kB: some 40,000)."""
 SEARCHES_KEPT: Final = 2
 """Unfinished searches kept to carry on (each holds its seen positions: up to
-HINT_MAX_NODES in Python, what the process can spare compiled)."""
-ANSWERS_KEPT: Final = 1024
+HINT_MAX_NODES in Python, what the process can spare compiled). Counted, not weighed:
+a search is not a result but work under way, and what it holds is the solver process's
+memory bound's to watch (:mod:`app.service.solvers`)."""
+ANSWERS_KEPT_BYTES: Final = 4 << 20
+ASKED_KEPT_BYTES: Final = 64 << 10
+
+
+def _hint_size(key: str, hint: Hint) -> int:
+    return text_size(key, hint.move or "") + 64
+
+
+def _answer_size(key: tuple[str, int], answer: Answer) -> int:
+    return text_size(key[0], *answer.moves) + 96
 
 
 class MontanaSearches:
@@ -42,20 +54,26 @@ class MontanaSearches:
     ) -> None:
         self.new_search = new_search
         """How a search starts: by the engine that runs here, unless a bench asks for one."""
-        self.lines = Recent[Hint](LINES_KEPT)
+        self.lines = Kept[str, Hint]("montana lines", LINES_KEPT_BYTES, _hint_size)
         """Every position along a line a finished search proved best: from each, the rest
         of the line is still the best there is, so following the hint costs one search a
         round."""
         self.searches = Recent[solver.Search](SEARCHES_KEPT)
         """Searches still going, each under the position its suggested move leads to."""
-        self.asked = Recent[str](SEARCHES_KEPT)
+        self.asked = Kept[str, str]("montana asked", ASKED_KEPT_BYTES, text_size)
         """Where a hint left its unfinished search waiting, by the position it was asked
         at: asking again without moving carries the same search on."""
-        self._answer = lru_cache(maxsize=ANSWERS_KEPT)(self._search)
+        self.answers = Kept[tuple[str, int], Answer](
+            "montana answers", ANSWERS_KEPT_BYTES, _answer_size
+        )
 
     def answer(self, position: Position, budget_ms: int) -> Answer:
         """Can this round be cleared without another redeal? The line is the best found."""
-        return self._answer(position.to_text(), budget_ms)
+        key = (position.to_text(), budget_ms)
+        found = self.answers.get(key)
+        if found is None:
+            found = self.answers.put(key, self._search(key[0], budget_ms))
+        return found
 
     def _search(self, text: str, budget_ms: int) -> Answer:
         position = parse(text)
@@ -89,7 +107,7 @@ class MontanaSearches:
             first = result.moves[0]
             after = position.play(position.parse_action(first)).to_text()
             self.searches.put([(after, search)])
-            self.asked.put([(text, after)])
+            self.asked.put(text, after)
             return Hint(first, False)
         # A finished search: sure, unless it carried on from positions it had let go of.
         sure = result.verdict == "solved" or (
@@ -105,10 +123,10 @@ class MontanaSearches:
         return Hint(legal[0].notation if legal else None, sure)
 
     def forget(self) -> None:
-        self._answer.cache_clear()
-        self.lines.trim(0)
+        self.answers.clear()
+        self.lines.clear()
         self.searches.trim(0)
-        self.asked.trim(0)
+        self.asked.clear()
 
     def _asked_before(self, position: MontanaPosition, text: str) -> solver.Search | None:
         """The unfinished search a hint here left waiting, if it is still waiting unmoved."""
@@ -121,8 +139,6 @@ class MontanaSearches:
         return self.searches.pop(after)
 
     def _remember_line(self, position: MontanaPosition, line: tuple[str, ...]) -> None:
-        learned = []
         for move in line:
-            learned.append((position.to_text(), Hint(move, True)))
+            self.lines.put(position.to_text(), Hint(move, True))
             position = position.play(position.parse_action(move))
-        self.lines.put(learned)

@@ -37,6 +37,9 @@ def describe(kind: str, notation: str, before: MontanaPosition, after: MontanaPo
             return _("Hint: %(card)s to %(cell)s.") % shown
         return _("%(card)s to %(cell)s") % shown
     total = after.redeals_done + after.redeals_left
+    if kind == "hint":
+        shown = {"num": isolate(after.redeals_done), "total": isolate(total)}
+        return _redeal_hint(after.redeals_done) % shown
     return _redeal_words(after.redeals_done) % {
         "num": isolate(after.redeals_done),
         "total": isolate(total),
@@ -53,6 +56,17 @@ def _redeal_words(done: int) -> str:
         4: _("redeal 4 of %(total)s"),
     }
     return ordinal.get(done) or _("redeal %(num)s of %(total)s")
+
+
+def _redeal_hint(done: int) -> str:
+    """The hint to redeal, a whole sentence per redeal (as :func:`_redeal_words`)."""
+    ordinal = {
+        1: _("Hint: redeal now, the first of %(total)s redeals."),
+        2: _("Hint: redeal now, the second of %(total)s redeals."),
+        3: _("Hint: redeal now, the third of %(total)s redeals."),
+        4: _("Hint: redeal now, the fourth of %(total)s redeals."),
+    }
+    return ordinal.get(done) or _("Hint: redeal now, redeal %(num)s of %(total)s.")
 
 
 def standing(position: Position) -> str:

@@ -14,18 +14,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
 
 from app import i18n, service, transfers
-from app.games import CELLS_GAME, KINDS
+from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError
 from app.service import deals, names, pars
 from app.service.model import utcnow
 from app.service.solvers import SolverPool
 from app.store import Database
-from app.store.ids import GAME_ID_SHAPE
-from app.web import deal_box
+from app.web import deal_box, new_game
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
 from app.web.errors import FormError, slow_words
 from app.web.htmx import is_htmx
+from app.web.new_game import NewGameFields
 from app.web.pages import (
     describe_hint,
     render,
@@ -51,62 +51,19 @@ MAX_PAGE: Final = 1_000_000
 
 @router.post("", name="start_game", dependencies=[Depends(limited("new_game"))])
 def start_game(
-    request: Request,
-    db: DatabaseDep,
-    player: PlayerDep,
-    kind: ShortField,
-    variant: ShortField = "",
-    deal: ShortField = "",
-    winnable: ShortField = "",
-    back: ShortField = "",
-    difficulty: ShortField = "",
+    request: Request, db: DatabaseDep, player: PlayerDep, form: Annotated[NewGameFields, Form()]
 ) -> Response:
-    """A new game: on ``deal``, else (``difficulty``) on a deal of that proved
-    difficulty, else (``winnable=1``) on a deal proved winnable, else on any deal.
-    ``back``, the game whose page asked (its deal-number field): a number the
-    site cannot deal goes back there with the reason, never to a page of its own."""
-    if back and not GAME_ID_SHAPE.fullmatch(back):
-        raise FormError(_("The game to go back to is not a game of this site."))
-    deals.checked(kind.strip(), variant.strip() or None)  # an unknown game before its deal
-    problem = deal_box.problem(kind.strip(), deal, required=bool(back))
-    if problem is not None and back:
-        url = request.url_for("game_page", game_id=back).include_query_params(
-            baddeal=deal[:NOTES_MAX] or " "
-        )
+    """A new game as the form chooses (:mod:`app.web.new_game`); a deal number the site
+    cannot deal goes back where it was typed, with the reason."""
+    new = new_game.read(form)
+    if new.refused is not None and new.back is not None:
+        url = request.url_for("game_page", game_id=new.back)
+        url = url.include_query_params(baddeal=new.refused.text or " ")
         return RedirectResponse(url.path + "?" + url.query, status_code=303)
-    if problem is not None:  # the home page's deal box again, with the reason
-        refused = deal_box.DealRefused(kind.strip(), variant.strip(), deal[:NOTES_MAX], problem)
-        return home_page(request, db, player, refused=refused)
-    number = deal_box.number(deal)
-    if winnable not in ("", "0", "1"):
-        raise FormError(_("Winnable deals only is either on (1) or off (0)."))
-    if difficulty not in ("", "any", *deals.DIFFICULTIES):
-        raise FormError(_("A difficulty is one of: any, easy, medium, hard, expert."))
-    if difficulty in deals.DIFFICULTIES and number is None:
-        if (kind.strip(), variant.strip() or CELLS_GAME[1]) != CELLS_GAME:
-            raise FormError(_("A difficulty is chosen for the game with four free cells."))
-        deals.check_difficulty(difficulty)  # before a player is made
-        player_id = service.ensure_player(db=db, player_id=player)
-        game = deals.start_of_difficulty(db=db, player_id=player_id, difficulty=difficulty)
-        return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
-    if winnable == "1" and number is None:
-        # Refused before a player is made: a refusal stores nothing.
-        deals.checked(kind.strip(), variant.strip() or None, proved=True)
-        player_id = service.ensure_player(db=db, player_id=player)
-        game = deals.start_winnable(
-            db=db, player_id=player_id, kind=kind.strip(), variant=variant.strip() or None
-        )
-        return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
-    deals.checked(kind.strip(), variant.strip() or None, number)  # before a player is made
-    player_id = service.ensure_player(db=db, player_id=player)
-    game = service.start(
-        db=db,
-        player_id=player_id,
-        kind=kind.strip(),
-        variant=variant.strip() or None,
-        deal=number,
-    )
-    return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
+    if new.refused is not None:  # the home page's deal box again, with the reason
+        return home_page(request, db, player, refused=new.refused)
+    game = deals.start_chosen(db=db, player_id=player, choice=new.choice)
+    return see_other(request, request.url_for("game_page", game_id=game.id), game.player_id, player)
 
 
 @router.get("", name="my_games")
