@@ -59,6 +59,7 @@ from app.rules.protocol import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Outcome,
 )
 
 ROWS: Final = 4
@@ -398,6 +399,11 @@ class MontanaPosition:
 
     def is_lost(self) -> bool:
         return self.is_stuck() and not self.is_won()
+
+    def outcome(self) -> Outcome | None:
+        if self.is_won():
+            return "won"
+        return "lost" if self.is_lost() else None
 
     # -- text ----------------------------------------------------------------------------
 
