@@ -68,9 +68,9 @@ def _losing(kind: str, variant: str, deal: int, rng: random.Random) -> Template:
         while (auto := position.automatic_move()) is not None:
             entries.append(("auto", auto.notation))
             position = position.play(auto)
-        if position.is_won() or position.is_lost():
+        if position.outcome() is not None:
             break
-    if not position.is_lost() and not position.is_won():
+    if position.outcome() is None:
         entries.append(("resign", "resign"))
     count = sum(1 for kind_, _ in entries if kind_ == "move")
     return Template(kind, variant, deal, tuple(entries), position, position.is_won(), count)

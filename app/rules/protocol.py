@@ -111,6 +111,12 @@ class Position(Protocol):
         """Lost by the rules themselves (not by resigning)."""
         ...
 
+    def outcome(self) -> Outcome | None:
+        """How the game ended by its rules, as one value: ``won``, ``lost`` (no move and
+        no redeal left), or None while it goes on (resigning is the player's, not the
+        position's)."""
+        ...
+
     @property
     def score(self) -> int | None:
         """The game's score where it has one (cards in place)."""

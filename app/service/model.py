@@ -222,13 +222,8 @@ def outcome_values(
     """The game row's columns that follow from its position and the result already on
     record (``result``): a loss once reached stays the result, and its moment
     (``finished_at``) stays too, whatever follows (an undo back into play, a win)."""
-    status: GameStatus
-    if position.is_won():
-        status = "won"
-    elif resigned or position.is_lost():
-        status = "lost"
-    else:
-        status = "playing"
+    ended = position.outcome()
+    status: GameStatus = ended or ("lost" if resigned else "playing")
     if result != "lost" and status != "playing":
         result, finished_at = status, finished_at or now
     return {

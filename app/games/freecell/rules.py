@@ -109,6 +109,7 @@ from app.rules.protocol import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Outcome,
 )
 
 ColumnName = Literal["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"]
@@ -856,6 +857,11 @@ cards: '8' to 'a'
         """No legal move is left and the cards are not all home (Forecell's deal #1 opens
         so): the game ends there, and an undo takes it back into play."""
         return not self.is_won() and not self.has_moves()
+
+    def outcome(self) -> Outcome | None:
+        if self.is_won():
+            return "won"
+        return "lost" if self.is_lost() else None
 
     @property
     def score(self) -> None:

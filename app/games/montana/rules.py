@@ -59,6 +59,7 @@ from app.rules.protocol import (
     IllegalMoveError,
     InvalidMoveError,
     InvalidPositionError,
+    Outcome,
 )
 
 ROWS: Final = 4
@@ -69,9 +70,30 @@ GAP_TOKEN: Final = "--"
 IN_PLACE_MAX: Final = 48
 
 Variant = Literal["easy", "expert", "blue-moon", "red-moon"]
-REDEALS: Final[dict[str, int]] = {"easy": 4, "expert": 2, "blue-moon": 2, "red-moon": 2}
-VARIANTS: Final[tuple[str, ...]] = ("expert", "easy", "blue-moon", "red-moon")
-MOONS: Final = frozenset({"blue-moon", "red-moon"})
+Heads = Literal["none", "dealt", "by-suit"]
+
+
+@dataclass(frozen=True, slots=True)
+class MontanaVariant:
+    """A game of the Montana family as its parts: how many redeals, and what heads the
+    rows: nothing (the aces are taken out), the aces where the deal put them (Blue Moon),
+    or the aces moved to column 1 in suit order first (Red Moon)."""
+
+    name: str
+    redeals: int = 2
+    heads: Heads = "none"
+
+
+VARIANT_LIST: Final = (
+    MontanaVariant("expert"),
+    MontanaVariant("easy", redeals=4),
+    MontanaVariant("blue-moon", heads="dealt"),
+    MontanaVariant("red-moon", heads="by-suit"),
+)
+BY_NAME: Final = {variant.name: variant for variant in VARIANT_LIST}
+REDEALS: Final[dict[str, int]] = {variant.name: variant.redeals for variant in VARIANT_LIST}
+VARIANTS: Final[tuple[str, ...]] = tuple(BY_NAME)
+MOONS: Final = frozenset(v.name for v in VARIANT_LIST if v.heads != "none")
 """The variants whose rows are headed by their aces."""
 DEFAULT_VARIANT: Final = "expert"
 MAX_DEAL: Final = 1_000_000
@@ -399,6 +421,11 @@ class MontanaPosition:
     def is_lost(self) -> bool:
         return self.is_stuck() and not self.is_won()
 
+    def outcome(self) -> Outcome | None:
+        if self.is_won():
+            return "won"
+        return "lost" if self.is_lost() else None
+
     # -- text ----------------------------------------------------------------------------
 
     def grid_text(self) -> str:
@@ -434,19 +461,20 @@ RED_MOON_SUITS: Final = "CDHS"
 def new_game(deal: int, variant: str = DEFAULT_VARIANT) -> MontanaPosition:
     """Deal ``deal`` of ``variant``: Microsoft's shuffle for that seed, row by row, aces
     out (Montana), to the rows' heads as dealt (Blue Moon), or first by suit (Red Moon)."""
-    if variant not in REDEALS:
+    rules = BY_NAME.get(variant)
+    if rules is None:
         raise ValueError(f"unknown Montana variant {variant!r} ({', '.join(VARIANTS)})")
     if not 1 <= deal <= MAX_SEED:
         raise ValueError(f"deal number must be 1 … {MAX_SEED}, not {deal!r}")
     dealt = microsoft_deal(deal)
-    if variant == "red-moon":
+    if rules.heads == "by-suit":
         aces = tuple(Card.parse(f"A{suit}") for suit in RED_MOON_SUITS)
         others = iter(card for card in dealt if card.rank != ACE)
         cells = tuple(None if cell % COLUMNS == 0 else next(others) for cell in range(CELLS))
-        return MontanaPosition(cells, deal, REDEALS[variant], 0, aces)
+        return MontanaPosition(cells, deal, rules.redeals, 0, aces)
     cells = tuple(None if card.rank == ACE else card for card in dealt)
-    aces = tuple(card for card in dealt if card.rank == ACE) if variant in MOONS else ()
-    return MontanaPosition(cells, deal, REDEALS[variant], 0, aces)
+    aces = tuple(card for card in dealt if card.rank == ACE) if rules.heads == "dealt" else ()
+    return MontanaPosition(cells, deal, rules.redeals, 0, aces)
 
 
 _HEADERS: Final = ("deal", "redeals-left", "redeals-done", "aces")
