@@ -10,6 +10,7 @@ was given (:func:`keep_send`); the end goes through them again, as any answer's.
 
 from __future__ import annotations
 
+import weakref
 from typing import Final
 
 from starlette.responses import StreamingResponse
@@ -20,8 +21,10 @@ SEND: Final = "solitaire.outer_send"
 
 
 def keep_send(scope: Scope, send: Send) -> None:
-    """Called by the outermost middleware: where an event stream's events may go."""
-    scope[SEND] = send
+    """Called by the outermost middleware: where an event stream's events may go. Held
+    weakly: the send refers to the request's cycle, which refers to its scope, and a cycle
+    through every request would keep each request's headers until the collector came."""
+    scope[SEND] = weakref.ref(send)
 
 
 class EventStream(StreamingResponse):
@@ -36,7 +39,8 @@ class EventStream(StreamingResponse):
         self.outer: Send | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        self.outer = scope.get(SEND)
+        outer = scope.get(SEND)
+        self.outer = outer() if outer is not None else None
         await super().__call__(scope, receive, send)
 
     async def stream_response(self, send: Send) -> None:
