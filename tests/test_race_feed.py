@@ -4,16 +4,14 @@ nothing dropped (never buffered for), changes within the interval sent together.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
 from app.service import race_feed
 from app.service.race_feed import QUEUE_SIZE, Feed, Local, StreamsFull
 from app.store import Database
+from tests.own_loop import in_own_thread
 
 
 def feed(db: Database, **caps: int) -> Feed:
@@ -107,10 +105,3 @@ def test_no_feed_no_announcement(sqlite_db: Database) -> None:
     assert race_feed.feed_of(sqlite_db) is None
     race_feed.moved(sqlite_db, "x" * 24)  # a site without a feed: nothing to tell
     assert race_feed.race_of(sqlite_db, "x" * 24) is None
-
-
-def in_own_thread(run: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    """Run the coroutine in a thread of its own: a browser test on the same worker may
-    leave Playwright's event loop running in this one."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        pool.submit(asyncio.run, run()).result()

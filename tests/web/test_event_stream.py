@@ -3,13 +3,13 @@ outer send is held weakly (no cycle through every request's scope)."""
 
 from __future__ import annotations
 
-import asyncio
 import gc
 from collections.abc import AsyncIterator
 
 from starlette.types import Message
 
 from app.web.event_stream import SEND, EventStream, keep_send
+from tests.own_loop import in_own_thread
 
 
 def test_the_head_and_end_go_through_the_middlewares_and_the_events_straight_on() -> None:
@@ -34,7 +34,7 @@ def test_the_head_and_end_go_through_the_middlewares_and_the_events_straight_on(
         keep_send(scope, outer)
         await EventStream(events())(scope, receive, inner)
 
-    asyncio.run(run())
+    in_own_thread(run)
     assert [m["type"] for m in through] == ["http.response.start", "http.response.body"]
     assert through[-1]["more_body"] is False
     assert [m["body"] for m in straight] == [b"data: 1\n\n", b"data: 2\n\n"]
