@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 import pytest
@@ -127,12 +127,14 @@ def browser() -> Iterator[Browser]:
 
 
 @pytest.fixture
-def new_context(browser: Browser, live_server: str) -> Iterator[Callable[[], BrowserContext]]:
-    """Open fresh browser contexts (no cookies, 1280 × 900); all closed after the test."""
+def new_context(browser: Browser, live_server: str) -> Iterator[Callable[..., BrowserContext]]:
+    """Open fresh browser contexts (no cookies, 1280 × 900 unless ``options`` say other:
+    Playwright's own, such as ``viewport``, ``locale``, ``has_touch``); all closed after
+    the test."""
     contexts: list[BrowserContext] = []
 
-    def make() -> BrowserContext:
-        context = browser.new_context(viewport=VIEWPORT, base_url=live_server)
+    def make(**options: Any) -> BrowserContext:
+        context = browser.new_context(**{"viewport": VIEWPORT, "base_url": live_server, **options})
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         context.add_init_script(COUNT_SETTLES)
         contexts.append(context)

@@ -6,14 +6,13 @@ and with JavaScript off, in English, Hindi and Arabic."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Literal
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
+from playwright.sync_api import BrowserContext, Locator, Page, expect
 
-from tests.browser.conftest import ACTION_TIMEOUT_MS
 from tests.web.helpers import ARABIC_INDIC, DEVANAGARI
 
 Way = Literal["mouse", "touch", "keyboard", "nojs"]
@@ -32,26 +31,19 @@ REFUSED: Final = {
 
 
 @pytest.fixture
-def visitor(browser: Browser, live_server: str) -> Iterator[Callable[[Way, str, int], Page]]:
+def visitor(new_context: Callable[..., BrowserContext]) -> Callable[[Way, str, int], Page]:
     """A fresh page reading ``language``, ``width`` wide, set up for one way of playing."""
-    contexts: list[BrowserContext] = []
 
     def make(way: Way, language: str, width: int = 1280) -> Page:
-        context = browser.new_context(
-            base_url=live_server,
-            viewport=SIZES[375 if way == "touch" else width],  # type: ignore[arg-type]
+        return new_context(
+            viewport=SIZES[375 if way == "touch" else width],
             locale=language,
             has_touch=way == "touch",
             is_mobile=way == "touch",
             java_script_enabled=way != "nojs",
-        )
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        contexts.append(context)
-        return context.new_page()
+        ).new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def freecell_form(page: Page) -> Locator:

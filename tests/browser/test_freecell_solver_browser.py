@@ -3,14 +3,14 @@ in the player's language (no "still thinking" without a move)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
 from app.games.freecell import fcsolve
-from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
+from tests.browser.conftest import MontanaUI
 
 NO_MOVE_HELPS = {
     "en": "No move helps from here.",
@@ -21,23 +21,11 @@ SIZES = {"1280": {"width": 1280, "height": 800}, "375": {"width": 375, "height":
 
 
 @pytest.fixture
-def in_language(browser: Browser, live_server: str) -> Iterator[Callable[[str, str], Page]]:
-    contexts: list[BrowserContext] = []
-
+def in_language(new_context: Callable[..., BrowserContext]) -> Callable[[str, str], Page]:
     def make(language: str, width: str) -> Page:
-        context = browser.new_context(
-            viewport=SIZES[width],  # type: ignore[arg-type]
-            base_url=live_server,
-            locale=language,
-        )
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        context.add_init_script(COUNT_SETTLES)
-        contexts.append(context)
-        return context.new_page()
+        return new_context(viewport=SIZES[width], locale=language).new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 @pytest.mark.skipif(not fcsolve.available(), reason="fc-solve's library is not installed")

@@ -5,14 +5,14 @@ the card table never mirrored, notation kept left to right, and axe clean in eac
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
+from tests.browser.conftest import MontanaUI
 from tests.browser.test_accessibility import assert_accessible
 from tests.browser.test_freecell_browser import force_position
 
@@ -24,20 +24,13 @@ SIZES = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 375, "hei
 
 
 @pytest.fixture
-def in_language(browser: Browser, live_server: str) -> Iterator[Callable[[str, str], Page]]:
+def in_language(new_context: Callable[..., BrowserContext]) -> Callable[[str, str], Page]:
     """A fresh page whose browser asks for ``language`` first, at ``size``."""
-    contexts: list[BrowserContext] = []
 
     def make(language: str, size: str) -> Page:
-        context = browser.new_context(viewport=SIZES[size], base_url=live_server, locale=language)
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        context.add_init_script(COUNT_SETTLES)
-        contexts.append(context)
-        return context.new_page()
+        return new_context(viewport=SIZES[size], locale=language).new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def _start(page: Page, kind: str, deal: int = 1) -> MontanaUI:

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Literal
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-
-from tests.browser.conftest import ACTION_TIMEOUT_MS
+from playwright.sync_api import BrowserContext, Page, expect
 
 Way = Literal["mouse", "touch", "keyboard", "nojs"]
 TO_CYRILLIC: Final = str.maketrans("aceopxA", "\u0430\u0441\u0435\u043e\u0440\u0445\u0410")
@@ -31,25 +29,17 @@ SITE_WORD: Final = {
 
 
 @pytest.fixture
-def visitor(browser: Browser, live_server: str) -> Iterator[Callable[[Way, str, int], Page]]:
-    contexts: list[BrowserContext] = []
-
+def visitor(new_context: Callable[..., BrowserContext]) -> Callable[[Way, str, int], Page]:
     def make(way: Way, language: str, width: int = 1280) -> Page:
-        context = browser.new_context(
-            base_url=live_server,
+        return new_context(
             viewport={"width": 375 if way == "touch" else width, "height": 800},
             locale=language,
             has_touch=way == "touch",
             is_mobile=way == "touch",
             java_script_enabled=way != "nojs",
-        )
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        contexts.append(context)
-        return context.new_page()
+        ).new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def save_name(page: Page, way: Way, name: str) -> None:

@@ -4,41 +4,33 @@ variant (the Moons' rows hold a fixed ace too), with large cards, in each langua
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, expect
 
-from tests.browser.conftest import ACTION_TIMEOUT_MS, COUNT_SETTLES, MontanaUI
+from tests.browser.conftest import MontanaUI
 
 MIN_WIDTH: Final = 24
 MIN_HEIGHT: Final = 44
 
 
 @pytest.fixture
-def phone(browser: Browser, live_server: str) -> Iterator[Callable[[str, int], Page]]:
+def phone(new_context: Callable[..., BrowserContext]) -> Callable[[str, int], Page]:
     """A touch phone (or a desktop, by ``width``) reading ``language``."""
-    contexts: list[BrowserContext] = []
 
     def make(language: str, width: int = 375) -> Page:
         touch = width < 600
-        context = browser.new_context(
-            base_url=live_server,
+        return new_context(
             viewport={"width": width, "height": 740 if touch else 800},
             locale=language,
             has_touch=touch,
             is_mobile=touch,
-        )
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        context.add_init_script(COUNT_SETTLES)
-        contexts.append(context)
-        return context.new_page()
+        ).new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def start(page: Page, variant: str) -> MontanaUI:

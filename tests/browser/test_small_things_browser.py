@@ -7,42 +7,33 @@ above the table, and a date never breaks inside."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, expect
-
-from tests.browser.conftest import ACTION_TIMEOUT_MS
+from playwright.sync_api import BrowserContext, Page, expect
 
 SIZES: Final = {1280: (1280, 800), 375: (375, 740)}
 
 
 @pytest.fixture
-def visitor(browser: Browser, live_server: str) -> Iterator[Callable[..., Page]]:
+def visitor(new_context: Callable[..., BrowserContext]) -> Callable[..., Page]:
     """A fresh page ``width`` × ``height``, reading ``language`` (JavaScript on or off)."""
-    contexts: list[BrowserContext] = []
 
     def make(
         width: int = 1280, height: int = 800, language: str = "en", *, script: bool = True
     ) -> Page:
         phone = width < 600
-        context = browser.new_context(
-            base_url=live_server,
+        return new_context(
             viewport={"width": width, "height": height},
             locale=language,
             has_touch=phone,
             is_mobile=phone,
             java_script_enabled=script,
-        )
-        context.set_default_timeout(ACTION_TIMEOUT_MS)
-        contexts.append(context)
-        return context.new_page()
+        ).new_page()
 
-    yield make
-    for context in contexts:
-        context.close()
+    return make
 
 
 def start(page: Page, kind: str, deal: int, variant: str = "") -> str:
