@@ -379,12 +379,11 @@ def _race(found: RaceRecord, pairs: object, now: datetime) -> Race:
 
 
 def _racer_view(found: RaceRecord, racer: RacerRecord, game: GameRecord | None) -> Racer:
+    who = (racer.joined, racer.name, racer.player_id)  # the first three of every view
     if racer.outcome is not None:  # the race is over: its result as it ended
         text = racer.position
         return Racer(
-            joined=racer.joined,
-            name=racer.name,
-            player_id=racer.player_id,
+            *who,
             game_id=racer.game_id,
             watch_token=racer.watch_token,
             standing=racer.outcome,
@@ -396,24 +395,20 @@ def _racer_view(found: RaceRecord, racer: RacerRecord, game: GameRecord | None) 
         )
     if game is None:
         return Racer(
-            racer.joined,
-            racer.name,
-            racer.player_id,
-            None,
-            None,
-            "waiting",
-            None,
-            0,
-            0,
-            False,
-            None,
+            *who,
+            game_id=None,
+            watch_token=None,
+            standing="waiting",
+            race_ms=None,
+            moves=0,
+            cards_left=0,
+            hinted=False,
+            position=None,
         )
     won_ms = _won_ms(found, game)
     standing = "won" if won_ms is not None else "gave_up" if game.resigned else "playing"
     return Racer(
-        joined=racer.joined,
-        name=racer.name,
-        player_id=racer.player_id,
+        *who,
         game_id=racer.game_id,
         watch_token=racer.watch_token,
         standing=standing,
