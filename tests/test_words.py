@@ -114,8 +114,8 @@ def test_a_move_says_into_a_free_cell_and_onto_a_column_in_hindi() -> None:
         if move.target.isdigit()
     )
     with i18n.use_locale("hi"):
-        assert describe("move", "1a", deal, deal.play(into_cell)).endswith("फ्री सेल a में")
-        words = describe("move", onto_column.notation, board, board.play(onto_column))
+        assert describe("move", into_cell, deal, deal.play(into_cell)).endswith("फ्री सेल a में")
+        words = describe("move", onto_column, board, board.play(onto_column))
         assert words.endswith(f"कॉलम {onto_column.target} पर")
 
 

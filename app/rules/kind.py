@@ -63,14 +63,12 @@ class Presenter(Generic[P, B]):
     """The game's name in the reader's language."""
     variant_name: Callable[[str], str]
     board: BoardMaker[P, B]
-    describe: Callable[[str, str, P, P], str]
-    """``describe(kind, notation, before, after)``: an action in words (``8♣ to B7``)."""
+    describe: Callable[[str, Action, P, P], str]
+    """``describe(kind, action, before, after)``: an action in words (``8♣ to B7``)."""
     standing: Callable[[P], str]
     """Where a game in play stands, in a sentence (its score, its cards left)."""
-    hinted_places: Callable[[P, str], frozenset[str]]
+    hinted_places: Callable[[P, Action], frozenset[str]]
     """The places a hinted move joins, as its board names them."""
-    moved_count: Callable[[P, str], int]
-    """How many cards an action moves (a run moves several)."""
     unsure_hint: Callable[[str], str]
     """A hint found before the search finished (the move in words)."""
     verdict: Callable[[P, Verdict, int, int], str]
@@ -171,7 +169,7 @@ class GameKind(Generic[P, B]):
         return self.presenter.board
 
     @property
-    def describe(self) -> Callable[[str, str, P, P], str]:
+    def describe(self) -> Callable[[str, Action, P, P], str]:
         return self.presenter.describe
 
     @property
@@ -183,12 +181,8 @@ class GameKind(Generic[P, B]):
         return self.presenter.progress or self.presenter.standing
 
     @property
-    def hinted_places(self) -> Callable[[P, str], frozenset[str]]:
+    def hinted_places(self) -> Callable[[P, Action], frozenset[str]]:
         return self.presenter.hinted_places
-
-    @property
-    def moved_count(self) -> Callable[[P, str], int]:
-        return self.presenter.moved_count
 
     @property
     def unsure_hint(self) -> Callable[[str], str]:

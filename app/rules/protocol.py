@@ -68,6 +68,11 @@ class Action(Protocol):
     @property
     def kind(self) -> ActionKind: ...
 
+    @property
+    def count(self) -> int:
+        """How many cards the player moves with it as one: a run's length, else one."""
+        ...
+
 
 class Position(Protocol):
     def to_text(self) -> str:

@@ -119,12 +119,11 @@ def solution(*, db: Database, solvers: SolverPool, game_id: str, counted: bool =
     if result.moves and not game.is_over and (counted or not game.hints_used):
         game = _counted(db, game)
     positions = [game.position]
-    for notation in result.moves:
-        positions.append(positions[-1].play(positions[-1].parse_action(notation)))
-    entries = [
-        HistoryEntry(ply, "move", notation, game.last_action_at)
-        for ply, notation in enumerate(result.moves, start=1)
-    ]
+    entries = []
+    for ply, notation in enumerate(result.moves, start=1):
+        action = positions[-1].parse_action(notation)  # the solver's line comes in as text
+        positions.append(positions[-1].play(action))
+        entries.append(HistoryEntry(ply, "move", notation, game.last_action_at, action))
     return Solution(game, result, entries, positions)
 
 

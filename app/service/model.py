@@ -4,14 +4,15 @@ an action changes nothing."""
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Final
 
 from app.caches import Kept, text_size
 from app.games import game_kind
 from app.rules.kind import AnyGameKind
-from app.rules.protocol import IllegalMoveError, Position, RuleError, Rules
+from app.rules.protocol import Action, IllegalMoveError, Position, RuleError, Rules
 from app.store import Link, Session, queries
 from app.store.ids import GAME_ID_SHAPE
 from app.store.models import GameRecord, GameStatus
@@ -111,10 +112,29 @@ class Game:
 
 @dataclass(frozen=True, slots=True)
 class HistoryEntry:
+    """One stored action; ``action`` is it read against the position it was made on, for
+    the steps a page words (None for an undo or a resign, and for a plain listing)."""
+
     ply: int
     kind: str
     notation: str
     created_at: datetime
+    action: Action | None = None
+
+
+PLAYED_KINDS: Final = frozenset({"move", "auto", "redo"})
+"""The kinds of stored action that play a move on the board."""
+
+
+def read_steps(
+    entries: Iterable[HistoryEntry], positions: Sequence[Position]
+) -> list[HistoryEntry]:
+    """``entries`` with their actions, each read once against the position before it
+    (``positions[i]``)."""
+    return [
+        replace(e, action=before.parse_action(e.notation)) if e.kind in PLAYED_KINDS else e
+        for e, before in zip(entries, positions, strict=False)
+    ]
 
 
 def utcnow() -> datetime:

@@ -17,6 +17,7 @@ from app.games import game_kind
 from app.rules.history import Entry, effective, entry, redoable, replay
 from app.rules.kind import Sweep
 from app.rules.protocol import (
+    Action,
     AutoHome,
     IllegalMoveError,
     Position,
@@ -114,10 +115,13 @@ class Acted:
     before: Position
     game: Game
     settings: Settings
-    move: str = ""
-    """The action's own notation (the player's move, before any automatic ones)."""
+    action: Action | None = None
+    """The player's move as the engine read it (a drop's places made into its move), before
+    any automatic ones; None for an undo, a resign or a hint."""
     played: Position | None = None
     """The position right after the player's move, before any automatic ones."""
+    automatic: int = 0
+    """How many automatic moves followed it."""
 
 
 def act(
@@ -277,7 +281,8 @@ def _store(
         # The move an undo will take back keeps the position before it.
         rows[0].update(before=row.position, below=row.undo_top)
     queries.append_moves(link, rows)
-    return Acted(before, view(row, position, values), wanted, entries[0][1], change.played)
+    game = view(row, position, values)
+    return Acted(before, game, wanted, change.action, change.played, change.automatic)
 
 
 def _no_ply(link: Link, row: AnyRow, position: Position, command: Command) -> Acted:
@@ -306,6 +311,11 @@ class _Change:
     redo_count: int = 0
     pushes: bool = False
     played: Position | None = None
+    action: Action | None = None
+
+    @property
+    def automatic(self) -> int:
+        return sum(1 for kind, _ in self.entries if kind == "auto")
 
 
 def _change(
@@ -327,26 +337,29 @@ def _change(
         raise GameOver("no moves are left: undo, or start a new game", "game.no_moves_left")
     # A game begun before undo snapshots keeps undoing by replay (its undo_top is None).
     pushed = None if row.undo_top is None else row.version + 1
-    played = None
+    moves = row.moves_count + 1
     sweeps = game_kind(row.kind).sweeps
     sweep = sweeps.get(command.text.lower()) if isinstance(command, Play) else None
     if sweep is not None:
         entries, position = _swept(position, sweep)
-    elif isinstance(command, Between):
+        return _Change(entries, position, moves, pushed, pushes=pushed is not None)
+    if isinstance(command, Between):
         move = position.action_between(command.source, command.target, command.count)
-        entries, played, position = _play(position, move.notation, auto)
     else:
         assert isinstance(command, Play)
-        entries, played, position = _play(position, command.text, auto)
-    moves = row.moves_count + 1
-    return _Change(entries, position, moves, pushed, pushes=pushed is not None, played=played)
+        move = position.parse_action(command.text)  # the one place a move's text is read
+    entries, played, position = _play(position, move, auto)
+    return _Change(
+        entries, position, moves, pushed, pushes=pushed is not None, played=played, action=move
+    )
 
 
-def _play(position: Position, text: str, auto: AutoHome) -> tuple[list[Entry], Position, Position]:
+def _play(
+    position: Position, move: Action, auto: AutoHome
+) -> tuple[list[Entry], Position, Position]:
     """The move, then the automatic moves after it (as many as the player's ``auto`` mode
-    sends): the history rows, the position right after the move, and the one after them
-    all."""
-    move = position.parse_action(text)
+    sends): the history rows (the actions' notation, as they are stored), the position
+    right after the move, and the one after them all."""
     position = played = position.play(move)
     entries: list[Entry] = [(move.kind, move.notation)]
     automatic = position.automatic_move(auto)
@@ -386,12 +399,14 @@ def _redo(link: Link, row: AnyRow, position: Position) -> _Change:
     if not waiting:
         raise IllegalMoveError("nothing to redo", "nothing_to_redo")
     group = waiting[-1]
-    played = None
+    played: Position | None = None
+    action: Action | None = None
     entries: list[Entry] = []
     for kind, notation in group:
-        position = position.play(position.parse_action(notation))
+        move = position.parse_action(notation)  # read from the history
+        position = position.play(move)
         entries.append(("redo", notation) if not entries else ("auto", notation))
-        played = played or position
+        played, action = played or position, action or move
         assert kind == "auto" or len(entries) == 1
     pushed = None if row.undo_top is None else row.version + 1
     return _Change(
@@ -402,6 +417,7 @@ def _redo(link: Link, row: AnyRow, position: Position) -> _Change:
         len(waiting) - 1,
         pushes=pushed is not None,
         played=played,
+        action=action,
     )
 
 

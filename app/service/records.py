@@ -8,7 +8,7 @@ from typing import Final
 
 from app.rules.history import entry, positions_between
 from app.rules.protocol import Position
-from app.service.model import Game, HistoryEntry, get_record, get_row, view
+from app.service.model import Game, HistoryEntry, get_record, get_row, read_steps, view
 from app.store import Database, queries
 
 UNFINISHED_SHOWN: Final = 20
@@ -163,7 +163,7 @@ def replay_window(
             lambda ply: queries.notation_at(link, game_id, ply),
         )
     listed = [HistoryEntry(r.ply, r.kind, r.notation, r.created_at) for r in rows]
-    return Steps(game, shown, last, first, listed, window)
+    return Steps(game, shown, last, first, read_steps(listed, window), window)
 
 
 def history_export(*, db: Database, game_id: str) -> Iterator[str]:

@@ -14,8 +14,8 @@ from fastapi.responses import HTMLResponse, Response
 from app import i18n, service
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
-from app.rules.protocol import Answer, Position, Verdict
-from app.service import Game, Table, race_feed
+from app.rules.protocol import Action, Answer, Position, Verdict
+from app.service import Game, HistoryEntry, Table, race_feed
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.par_words import par_words
@@ -56,7 +56,7 @@ def render_game(
     status_code: int = 200,
     message: str | None = None,
     pick: str | None = None,
-    hint: str | None = None,
+    hint: Action | None = None,
     said: str | None = None,
     shown: Position | None = None,
 ) -> Response:
@@ -152,40 +152,51 @@ def said_after(acted: service.Acted, version: int, command: service.Command) -> 
     """What a command made at ``version`` did, then where the game stands:
     "8♣ to B7. 14 cards in place." """
     before, after = acted.before, acted.game
-    added = after.version - version
+    action, played = acted.action, acted.played or after.position
     if isinstance(command, service.Undo):
         words = _("Move undone.")
-    elif isinstance(command, service.Redo):
-        played = acted.played or before.play(before.parse_action(acted.move))
-        move = after.game.describe("move", acted.move, before, played)
+    elif isinstance(command, service.Redo) and action is not None:
+        move = after.game.describe("move", action, before, played)
         words = _("Move redone: %(move)s.") % {"move": move}
-    elif isinstance(command, service.Resign | service.CountHint):
-        words = ""
-    elif isinstance(command, service.Play) and (
-        sweep := after.game.sweeps.get(command.text.lower())
-    ):
-        words = sweep.said(added)
+    elif action is None:  # giving up, a hint, or a game's own sweep ("All home")
+        sweep = (
+            after.game.sweeps.get(command.text.lower())
+            if isinstance(command, service.Play)
+            else None
+        )
+        words = sweep.said(after.version - version) if sweep is not None else ""
     else:
-        # The move as the service stored it (a drop's places already made into its move).
-        played = acted.played or before.play(before.parse_action(acted.move))
-        words = sentence(after.game.describe("move", acted.move, before, played))
-        if added > 1:
-            autos = added - 1
+        # The move as the service read it (a drop's places already made into its move).
+        words = sentence(after.game.describe("move", action, before, played))
+        if autos := acted.automatic:
             words += " " + ngettext(
                 "%(num)s card went home by itself.", "%(num)s cards went home by themselves.", autos
             ) % {"num": autos}
     return " ".join(part for part in (words, standing(after)) if part)
 
 
-def describe_hint(game: Game, notation: str | None, sure: bool) -> str:
-    """The hint in words, for the message line."""
-    if notation is None:
+def read_hint(game: Game, text: str | None) -> Action | None:
+    """A hinted move that came in as text (a link's ``?hint=``, the solver's answer), read
+    once against the game's position; None when it names no move playable there."""
+    if not text:
+        return None
+    try:
+        action = game.position.parse_action(text)
+        game.position.play(action)
+    except ValueError:
+        return None
+    return action
+
+
+def describe_hint(game: Game, action: Action | None, sure: bool) -> str:
+    """The hint in words, for the message line (None: no move helps)."""
+    if action is None:
         return _("No move helps from here.")
     position = game.position
-    after = position.play(position.parse_action(notation))
+    after = position.play(action)
     if sure:
-        return game.game.describe("hint", notation, position, after)
-    return game.game.unsure_hint(game.game.describe("move", notation, position, after))
+        return game.game.describe("hint", action, position, after)
+    return game.game.unsure_hint(game.game.describe("move", action, position, after))
 
 
 def verdict_words(game: Game, answer: Answer | None) -> str:
@@ -214,7 +225,7 @@ def steps_page(
     described = [
         (
             entry,
-            describe_action(game, entry.kind, entry.notation, before, after),
+            describe_action(game, entry, before, after),
             entry.kind in ("move", "auto") and entry.notation not in plain,
         )
         for entry, before, after in zip(
@@ -242,12 +253,11 @@ def steps_page(
     )
 
 
-def describe_action(game: Game, kind: str, notation: str, before: Position, after: Position) -> str:
+def describe_action(game: Game, step: HistoryEntry, before: Position, after: Position) -> str:
     """An action of the history in words (undo and giving up are every game's)."""
-    if kind == "undo":
-        return _("undo")
-    if kind == "resign":
-        return _("resign")
-    if kind == "redo":
-        return _("redo: %(move)s") % {"move": game.game.describe("move", notation, before, after)}
-    return game.game.describe(kind, notation, before, after)
+    if step.action is None:
+        return _("resign") if step.kind == "resign" else _("undo")
+    move = game.game.describe(
+        "move" if step.kind == "redo" else step.kind, step.action, before, after
+    )
+    return _("redo: %(move)s") % {"move": move} if step.kind == "redo" else move

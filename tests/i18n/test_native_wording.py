@@ -259,10 +259,9 @@ KS QH JS
 
 def hint(code: i18n.LocaleCode, table: str, notation: str) -> str:
     position = parse(table)
+    move = position.parse_action(notation)
     with i18n.use_locale(code):
-        return describe_freecell(
-            "hint", notation, position, position.play(position.parse_action(notation))
-        )
+        return describe_freecell("hint", move, position, position.play(move))
 
 
 @pytest.mark.parametrize(
@@ -449,7 +448,8 @@ def test_a_montana_hint_to_redeal_is_a_whole_sentence(code: str, said: str) -> N
     from app.games.montana.words import describe
 
     stuck = _stuck_montana()
-    after = stuck.play(stuck.parse_action("redeal"))  # type: ignore[attr-defined]
+    redeal = stuck.parse_action("redeal")  # type: ignore[attr-defined]
+    after = stuck.play(redeal)  # type: ignore[attr-defined]
     with i18n.use_locale(code):
-        said_here = describe("hint", "redeal", stuck, after)  # type: ignore[arg-type]
+        said_here = describe("hint", redeal, stuck, after)  # type: ignore[arg-type]
     assert re.sub("[\u2066-\u2069]", "", said_here) == said  # isolates around numbers

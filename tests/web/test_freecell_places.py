@@ -64,4 +64,4 @@ def test_a_hint_lights_places_by_their_names() -> None:
     board = view.board(position)
     names = {place.name for place in (*board.cells, *board.foundations, *board.columns)}
     for move in position.legal_moves():
-        assert view.hinted_places(position, move.notation) <= names
+        assert view.hinted_places(position, move) <= names

@@ -26,7 +26,6 @@ KIND: Final[GameKind[rules.FreeCellPosition, view.FreeCellBoard]] = GameKind(
         standing=words.standing,
         progress=words.progress,
         hinted_places=view.hinted_places,
-        moved_count=view.moved_count,
         unsure_hint=words.unsure_hint,
         verdict=words.verdict,
         solution=words.solution,

@@ -16,6 +16,7 @@ from app.games.freecell.rules import (
     ALL_CELL_NAMES,
     ALL_COLUMN_NAMES,
     HOME,
+    FreeCellMove,
     FreeCellPosition,
     shown_name,
 )
@@ -23,7 +24,7 @@ from app.i18n import either, isolate, listing, ngettext, pgettext
 from app.i18n import gettext as _
 from app.rules.cards import SUIT_SYMBOLS, Card, Suit
 from app.rules.kind import Board
-from app.rules.protocol import IllegalMoveError, InvalidMoveError
+from app.rules.protocol import Action, IllegalMoveError, InvalidMoveError
 from app.words import card_name, suit_name
 
 FOUNDATION_SUITS: tuple[Suit, ...] = ("S", "H", "D", "C")
@@ -350,7 +351,7 @@ def _partials(
     found = {}
     for place in columns:
         if place.action:
-            count = moved_count(position, place.action)
+            count = _moved_count(position, place.action)
             if count < selection.count:
                 found[place.name] = count
     return found
@@ -517,18 +518,16 @@ def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
     ) % {"num": isolate(selection.count), "card": isolate(card.symbol)}
 
 
-def hinted_places(position: FreeCellPosition, notation: str) -> frozenset[str]:
+def hinted_places(position: FreeCellPosition, move: Action) -> frozenset[str]:
     """The places a hinted move joins: its source and its target (a foundation by suit)."""
-    try:
-        move = position.parse_action(notation)
-    except ValueError:
+    if not isinstance(move, FreeCellMove):
         return frozenset()
     card = position.card_at(move.source)
     target = card.suit if move.target == HOME and card else move.target
     return frozenset({move.source, target})
 
 
-def moved_count(position: FreeCellPosition, action: str) -> int:
+def _moved_count(position: FreeCellPosition, action: str) -> int:
     """How many cards ``action`` moves (a run moves several)."""
     try:
         return position.parse_action(action).count

@@ -11,6 +11,7 @@ from app.games.freecell.rules import (
     ALL_CELL_NAMES,
     ALL_COLUMN_NAMES,
     HOME,
+    FreeCellMove,
     FreeCellPosition,
     shown_name,
 )
@@ -18,7 +19,7 @@ from app.i18n import gettext as _
 from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
 from app.rules.parts import supermove_limit
-from app.rules.protocol import Position, Verdict
+from app.rules.protocol import Action, Position, Verdict
 from app.words import Params, Words, count, fill
 
 
@@ -57,9 +58,9 @@ def place_name(name: str) -> str:
     return _("column %(name)s") % {"name": isolate(shown_name(name))}
 
 
-def describe(kind: str, notation: str, before: FreeCellPosition, after: FreeCellPosition) -> str:
+def describe(kind: str, move: Action, before: FreeCellPosition, after: FreeCellPosition) -> str:
     """Say what a move did: ``8♣ from column 3 to column 6``, ``3 cards from …``."""
-    move = before.parse_action(notation)
+    assert isinstance(move, FreeCellMove), move
     card = before.card_at(move.source)
     source, target = place_name(move.source), isolate(shown_name(move.target))
     shown = isolate(card.symbol) if card else _("a card")

@@ -140,6 +140,7 @@ class MontanaMove:
     card: Card
     cell: Cell
     kind: ClassVar[ActionKind] = "move"
+    count: ClassVar[int] = 1
 
     @property
     def notation(self) -> str:
@@ -174,6 +175,8 @@ class Redeal:
 
     kind: ClassVar[ActionKind] = "move"
     notation: ClassVar[str] = "redeal"
+    count: ClassVar[int] = 1
+    """The player's one action (the cards are gathered and dealt by the game)."""
 
     def __str__(self) -> str:
         return self.notation

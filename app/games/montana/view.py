@@ -25,7 +25,7 @@ from app.i18n import gettext as _
 from app.i18n import isolate
 from app.rules.cards import Card
 from app.rules.kind import Board
-from app.rules.protocol import InvalidMoveError, Position
+from app.rules.protocol import Action, InvalidMoveError
 from app.words import card_name
 
 CellState = Literal["in-place", "movable", "candidate", "idle", "open", "choose", "dead", "picked"]
@@ -337,17 +337,8 @@ def why(position: MontanaPosition, place: str) -> str | None:
     }
 
 
-def hinted_places(position: MontanaPosition, notation: str) -> frozenset[str]:
+def hinted_places(position: MontanaPosition, move: Action) -> frozenset[str]:
     """The cells a hinted move joins (its card's and the gap's), or the redeal button."""
-    try:
-        move = position.parse_action(notation)
-    except ValueError:
-        return frozenset()
     if isinstance(move, MontanaMove):
         return frozenset({cell_name(position.where(move.card)), cell_name(move.cell)})
     return frozenset({"redeal"})
-
-
-def moved_count(position: Position, action: str) -> int:
-    """Cards an action moves: always one in Montana."""
-    return 1

@@ -9,7 +9,7 @@ from app.games.montana.rules import MontanaMove, MontanaPosition, cell_name
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext, number
 from app.rules.kind import Refusals
-from app.rules.protocol import Position, Verdict
+from app.rules.protocol import Action, Position, Verdict
 from app.words import fill
 
 
@@ -27,9 +27,8 @@ def variant_name(variant: str) -> str:
     return names.get(variant, variant)
 
 
-def describe(kind: str, notation: str, before: MontanaPosition, after: MontanaPosition) -> str:
+def describe(kind: str, action: Action, before: MontanaPosition, after: MontanaPosition) -> str:
     """Say what a move or redeal did: ``8♣ to B7``, ``redeal 1 of 2``."""
-    action = before.parse_action(notation)
     if isinstance(action, MontanaMove):
         shown = {"card": isolate(action.card.symbol), "cell": isolate(cell_name(action.cell))}
         if kind == "hint":

@@ -16,7 +16,7 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response, Str
 from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
-from app.rules.protocol import IllegalMoveError
+from app.rules.protocol import Action, IllegalMoveError
 from app.service import deals, names, pars
 from app.service.model import utcnow
 from app.service.solvers import SolverPool
@@ -28,6 +28,7 @@ from app.web.htmx import is_htmx
 from app.web.new_game import NewGameFields
 from app.web.pages import (
     describe_hint,
+    read_hint,
     render,
     render_game,
     said_after,
@@ -213,8 +214,8 @@ def _game_page(
 ) -> Response:
     if behind(notes.seen, game):
         return moved_on(request, game)
-    hint = notes.hint
-    message = describe_hint(game, hint, True) if hint and not game.is_over else None
+    hint = read_hint(game, notes.hint) if not game.is_over else None
+    message = describe_hint(game, hint, True) if hint else None
     if notes.refused:
         message = refusal(game, notes.refused)
     elif notes.stale:
@@ -237,7 +238,7 @@ def _game_page(
         request,
         table_for(request, game, settings),
         pick=notes.pick[:16] or None,
-        hint=hint or None,
+        hint=hint,
         message=message,
     )
 
@@ -257,8 +258,9 @@ def game_hint(
         return moved_on(request, current)
     game, suggestion = service.ask_hint(db=db, solvers=solvers, game_id=game_id)
     if is_htmx(request) or not suggestion.sure or suggestion.move is None:
-        message = describe_hint(game, suggestion.move, suggestion.sure)
-        return render_game(request, table_for(request, game), hint=suggestion.move, message=message)
+        hint = read_hint(game, suggestion.move)
+        message = describe_hint(game, hint, suggestion.sure)
+        return render_game(request, table_for(request, game), hint=hint, message=message)
     url = request.url_for("game_page", game_id=game_id).include_query_params(hint=suggestion.move)
     return RedirectResponse(url, status_code=303)
 
@@ -349,8 +351,8 @@ def _game_action(
     # The controls post the board's form, which holds the cards picked up (``held``) too:
     # only a move says how many of them went.
     moving = isinstance(command, service.Play | service.Between)
-    moved = acted.game.game.moved_count(acted.before, acted.move) if moving else 0
-    source, target = _places(acted) if moving and count > moved else ("", "")
+    moved = acted.action.count if moving and acted.action is not None else 0
+    source, target = _places(acted.action) if moving and count > moved else ("", "")
     fewer = (
         acted.game.game.presenter.fewer_moved(
             acted.played or acted.game.position, source, target, moved, count
@@ -369,12 +371,9 @@ def _game_action(
     return RedirectResponse(url, status_code=303)
 
 
-def _places(acted: service.Acted) -> tuple[str, str]:
-    """The places the player's move joined (``'1'``, ``'7'``), from its notation."""
-    try:
-        move = acted.before.parse_action(acted.move)
-    except ValueError:
-        return "", ""
+def _places(move: Action | None) -> tuple[str, str]:
+    """The places the player's move joined (``'1'``, ``'7'``), for a game whose moves join
+    two places (a move that fills a gap with its one card has none)."""
     return getattr(move, "source", ""), getattr(move, "target", "")
 
 
