@@ -6,7 +6,7 @@ import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -125,7 +125,7 @@ def secret_key(settings: Settings) -> str:
     return path.read_text().strip()
 
 
-LOG_CONFIG: Final[dict[str, Any]] = {
+LOG_CONFIG: Final[dict[str, object]] = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {

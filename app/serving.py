@@ -94,7 +94,7 @@ class TimedH11Protocol(H11Protocol):
     open_from: ClassVar[Counter[str]] = Counter()
     """Connections open now per peer address, in this process."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # uvicorn's own, passed on
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._stalled: asyncio.TimerHandle | None = None

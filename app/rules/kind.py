@@ -213,6 +213,6 @@ class GameKind(Generic[P, B]):
         return self.presenter.why
 
 
-AnyGameKind = GameKind[Any, Any]
+AnyGameKind = GameKind[Any, Any]  # games of different position and board types
 """A game of the registry, whatever its position and board types (the registry holds
 games of different types; each game's own ``KIND`` is checked against its own)."""

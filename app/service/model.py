@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
-from typing import Any, Final
+from typing import Final
 
 from app.caches import Kept, text_size
 from app.games import game_kind
@@ -15,8 +15,8 @@ from app.rules.kind import AnyGameKind
 from app.rules.protocol import Action, IllegalMoveError, Position, RuleError, Rules
 from app.store import Link, Session, queries
 from app.store.ids import GAME_ID_SHAPE
-from app.store.models import GameRecord, GameStatus
-from app.store.queries import AnyRow
+from app.store.models import GameRecord, GameResult, GameStatus
+from app.store.rows import GameChanges, GameRow
 
 IDLE_CAP: Final = timedelta(seconds=60)
 """Play time counts the gaps between actions, each at most this long: time spent away
@@ -149,7 +149,7 @@ def get_record(session: Session, game_id: str) -> GameRecord:
     return record
 
 
-def get_row(link: Link, game_id: str) -> AnyRow:
+def get_row(link: Link, game_id: str) -> GameRow:
     row = queries.game_row(link, game_id) if GAME_ID_SHAPE.fullmatch(game_id) else None
     if row is None:
         raise GameNotFound("no game at this address")
@@ -193,40 +193,37 @@ GAME_FIELDS: Final = frozenset(field.name for field in dataclasses.fields(Game))
 
 
 def view(
-    record: GameRecord | AnyRow,
+    record: GameRecord | GameRow,
     position: Position | None = None,
-    changes: dict[str, object] | None = None,
+    changes: GameChanges | None = None,
 ) -> Game:
     """The game as the pages see it; ``changes`` are column values just stored."""
+    new = changes or GameChanges()
+    text = new.get("position", record.position)
     game = Game(
         id=record.id,
         player_id=record.player_id,
         kind=record.kind,
         variant=record.variant,
         deal=record.deal,
-        status=record.status,
-        resigned=record.resigned,
-        version=record.version,
-        position=position or position_of(record.kind, record.position),
-        score=record.score,
-        cards_left=record.cards_left,
-        moves_count=record.moves_count,
-        play_ms=record.play_ms,
-        hints_used=record.hints_used,
+        status=new.get("status", record.status),
+        resigned=new.get("resigned", record.resigned),
+        version=new.get("version", record.version),
+        position=position or position_of(record.kind, text),
+        score=new.get("score", record.score),
+        cards_left=new.get("cards_left", record.cards_left),
+        moves_count=new.get("moves_count", record.moves_count),
+        play_ms=new.get("play_ms", record.play_ms),
+        hints_used=new.get("hints_used", record.hints_used),
         created_at=record.created_at,
-        last_action_at=record.last_action_at,
-        finished_at=record.finished_at,
-        result=record.result,
-        verdict_position=record.verdict_position,
-        redo_count=record.redo_count,
-        text=record.position,
+        last_action_at=new.get("last_action_at", record.last_action_at),
+        finished_at=new.get("finished_at", record.finished_at),
+        result=new.get("result", record.result),
+        verdict_position=new.get("verdict_position", record.verdict_position),
+        redo_count=new.get("redo_count", record.redo_count),
+        text=text,
         daily_on=record.daily_on,
     )
-    if changes:
-        fields: dict[str, Any] = {k: v for k, v in changes.items() if k in GAME_FIELDS}
-        if "position" in changes:
-            fields["text"] = changes["position"]
-        game = dataclasses.replace(game, **fields)
     if position is not None:  # made by the service: the next request reads it as text
         keep_position(game.kind, game.text, position)
     return game
@@ -237,8 +234,8 @@ def outcome_values(
     resigned: bool,
     finished_at: datetime | None,
     now: datetime,
-    result: str | None = None,
-) -> dict[str, object]:
+    result: GameResult | None = None,
+) -> GameChanges:
     """The game row's columns that follow from its position and the result already on
     record (``result``): a loss once reached stays the result, and its moment
     (``finished_at``) stays too, whatever follows (an undo back into play, a win)."""
@@ -246,11 +243,11 @@ def outcome_values(
     status: GameStatus = ended or ("lost" if resigned else "playing")
     if result != "lost" and status != "playing":
         result, finished_at = status, finished_at or now
-    return {
-        "status": status,
-        "position": position.to_text(),
-        "score": position.score,
-        "cards_left": position.cards_left,
-        "result": result,
-        "finished_at": finished_at if result else None,
-    }
+    return GameChanges(
+        status=status,
+        position=position.to_text(),
+        score=position.score,
+        cards_left=position.cards_left,
+        result=result,
+        finished_at=finished_at if result else None,
+    )

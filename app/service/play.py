@@ -11,7 +11,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any, Final, NoReturn
+from typing import Final, NoReturn
 
 from app.games import game_kind
 from app.rules.history import Entry, effective, entry, redoable, replay
@@ -52,7 +52,7 @@ from app.service.players import DEFAULT_SETTINGS, Settings, table_settings
 from app.store import Conflict, Database, Link, queries
 from app.store.ids import new_game_id
 from app.store.models import GameRecord
-from app.store.queries import AnyRow
+from app.store.rows import GameChanges, GameRow
 
 MAX_AUTO_MOVES: Final = 52
 ZERO: Final = timedelta(0)
@@ -260,16 +260,16 @@ def _store(
     resigned = row.resigned or isinstance(command, Resign)
     # The clock starts at the first action: the time before it (reading the deal) is free.
     elapsed = min(max(now - row.last_action_at, timedelta(0)), IDLE_CAP) if row.version else ZERO
-    values: dict[str, object] = {
-        "version": row.version + len(entries),
-        "resigned": resigned,
-        "moves_count": change.moves_count,
-        "play_ms": row.play_ms + elapsed // timedelta(milliseconds=1),
-        "last_action_at": now,
-        "undo_top": change.undo_top,
-        "redo_count": change.redo_count,
+    values = GameChanges(
+        version=row.version + len(entries),
+        resigned=resigned,
+        moves_count=change.moves_count,
+        play_ms=row.play_ms + elapsed // timedelta(milliseconds=1),
+        last_action_at=now,
+        undo_top=change.undo_top,
+        redo_count=change.redo_count,
         **outcome_values(position, resigned, row.finished_at, now, row.result),
-    }
+    )
     if not queries.claim_version(link, game_id, version, values):
         raise StaleVersion(view(row, before))
     rows: list[dict[str, object]] = [
@@ -285,13 +285,13 @@ def _store(
     return Acted(before, game, wanted, change.action, change.played, change.automatic)
 
 
-def _no_ply(link: Link, row: AnyRow, position: Position, command: Command) -> Acted:
+def _no_ply(link: Link, row: GameRow, position: Position, command: Command) -> Acted:
     """One more hint (or solution) seen, or "Still winnable?" asked at this position: no
     ply, the version stays."""
-    values: dict[str, object] = (
-        {"hints_used": row.hints_used + 1}
+    values = (
+        GameChanges(hints_used=row.hints_used + 1)
         if isinstance(command, CountHint)
-        else {"verdict_position": row.position}
+        else GameChanges(verdict_position=row.position)
     )
     if not queries.claim_version(link, row.id, row.version, values):
         raise StaleVersion(view(row, position))
@@ -319,7 +319,7 @@ class _Change:
 
 
 def _change(
-    link: Link, row: AnyRow, position: Position, command: Command, auto: AutoHome
+    link: Link, row: GameRow, position: Position, command: Command, auto: AutoHome
 ) -> _Change:
     if row.status == "won":
         raise GameOver("this game is won: start a new one", "game.won")
@@ -370,7 +370,7 @@ def _play(
     return entries, played, position
 
 
-def _undo(link: Link, row: AnyRow) -> _Change:
+def _undo(link: Link, row: GameRow) -> _Change:
     """Take back the last move or redeal in force (with the automatic moves after it): the
     position before it is stored on its row, so undo costs what a move costs."""
     snapshot = None
@@ -389,7 +389,7 @@ def _undo(link: Link, row: AnyRow) -> _Change:
     return _Change([("undo", "undo")], position, _count_moves(remaining), None, row.redo_count + 1)
 
 
-def _redo(link: Link, row: AnyRow, position: Position) -> _Change:
+def _redo(link: Link, row: GameRow, position: Position) -> _Change:
     """Bring back what the last undo took back, with the automatic moves that came with
     it, from the history (only a redo reads it): stored as ``redo`` and ``auto`` rows."""
     if row.redo_count <= 0:
@@ -421,7 +421,7 @@ def _redo(link: Link, row: AnyRow, position: Position) -> _Change:
     )
 
 
-def _swept(position: Position, sweep: Sweep[Any]) -> tuple[list[Entry], Position]:
+def _swept(position: Position, sweep: Sweep[Position]) -> tuple[list[Entry], Position]:
     """A game's own command ("All home"): its first action is stored as the player's move
     and the rest as automatic moves, so one undo takes the whole sweep back."""
     entries: list[Entry] = []

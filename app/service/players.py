@@ -26,7 +26,7 @@ from app.store.models import (
     Motion,
     PlayerRecord,
 )
-from app.store.queries import AnyRow
+from app.store.rows import GameRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +104,7 @@ def read_settings(link: Link, player_id: str | None, owner: str | None = None) -
     return DEFAULT_SETTINGS if row is None else _settings_of(row)
 
 
-def table_settings(link: Link, player_id: str | None, game: AnyRow) -> Settings:
+def table_settings(link: Link, player_id: str | None, game: GameRow) -> Settings:
     """:func:`read_settings` for a game's row, which carries its owner's table: the
     owner (or a device that is no player yet) reads no second row."""
     if player_id and player_id != game.player_id:
@@ -116,7 +116,9 @@ def table_settings(link: Link, player_id: str | None, game: AnyRow) -> Settings:
     return _settings_of(game, queries.OWNER)
 
 
-def _settings_of(row: AnyRow, prefix: str = "") -> Settings:
+def _settings_of(row: object, prefix: str = "") -> Settings:
+    """A player's table from a settings row, or from a game's row's owner columns
+    (``prefix``: :data:`~app.store.queries.OWNER`)."""
     # The database checks each word (ck_players_deck, …): a row holds only known ones.
     return Settings(**{name: getattr(row, prefix + name) for name in CHOICES})
 
@@ -148,5 +150,5 @@ def save_settings(
             before = Settings(**{name: getattr(player, name) for name in CHOICES})
             for name, value in wanted.items():
                 setattr(player, name, value)
-        values: dict[str, Any] = wanted  # each word checked above
+        values: dict[str, Any] = wanted  # each word checked above: a Literal of its field
         return player.id, replace(before, **values)

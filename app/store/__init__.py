@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.store.errors import Conflict, StorageError, is_broken
-from app.store.link import Link, Statements
+from app.store.link import Driver, Link, Statements
 
 __all__ = ["Conflict", "Database", "Link", "Session", "StorageError"]
 
@@ -105,7 +105,7 @@ class Database:
         self._writes = sessionmaker(self._writer, expire_on_commit=False)
         self._statements = Statements(self.engine.dialect)
         self._write_turn = FairLock() if self.is_sqlite else nullcontext()
-        self._queue: deque[_Work[Any]] = deque()
+        self._queue: deque[_Work[Any]] = deque()  # works of any result type
         self._queue_guard = threading.Lock()
         self._leading = False
 
@@ -122,7 +122,7 @@ class Database:
         with _storage_errors(), self._statements.errors():
             pooled = self.engine.raw_connection()
         try:
-            yield Link(pooled.driver_connection, pooled, self._statements)
+            yield Link(cast(Driver, pooled.driver_connection), pooled, self._statements)
         finally:
             pooled.close()  # back to the pool, which rolls back what a server began
 
@@ -177,7 +177,7 @@ class Database:
                     self._leading = False
         return mine.outcome()
 
-    def _commit_together(self, batch: list[_Work[Any]]) -> None:
+    def _commit_together(self, batch: list[_Work[Any]]) -> None:  # as the queue
         try:
             with _storage_errors(), self._immediate() as link:
                 if len(batch) == 1:  # alone: its error rolls back the transaction, no savepoint
@@ -221,7 +221,8 @@ class Database:
             pooled.close()  # back to the pool, which rolls back a transaction left open
 
     def _link(self, connection: Connection) -> Link:
-        return Link(connection.connection.driver_connection, connection, self._statements)
+        driver = cast(Driver, connection.connection.driver_connection)
+        return Link(driver, connection, self._statements)
 
     def dispose(self) -> None:
         self.engine.dispose()
@@ -266,7 +267,7 @@ def _drop_broken_connections(engine: Engine) -> None:
 
 def _configure_sqlite(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
-    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:  # SQLAlchemy's event
         # Let SQLAlchemy's "begin" event below decide how each transaction starts.
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
@@ -277,7 +278,7 @@ def _configure_sqlite(engine: Engine) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def on_begin(connection: Any) -> None:
+    def on_begin(connection: Any) -> None:  # SQLAlchemy's event
         if not connection.get_execution_options().get("immediate", False):
             connection.exec_driver_sql("BEGIN")
             return

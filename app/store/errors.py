@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy.engine import Dialect
 
@@ -28,7 +28,7 @@ BROKEN_CONNECTION: Final = (
 pooled connection with it, so the site recovers by itself once the fault has ended."""
 
 
-def is_broken(dialect: Dialect, error: BaseException, connection: Any = None) -> bool:
+def is_broken(dialect: Dialect, error: BaseException, connection: None = None) -> bool:
     """Whether ``error`` (the driver's) leaves its connection unusable."""
     if dialect.name == "sqlite":
         message = str(error).lower()

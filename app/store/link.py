@@ -19,16 +19,42 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any, Final, Protocol, cast
+from typing import Final, Protocol, cast
 
 from sqlalchemy.engine import Dialect
+from sqlalchemy.engine.interfaces import DBAPIModule
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
 from app.store.errors import Conflict, StorageError, is_broken
 
-Processor = Callable[[Any], Any]
+Processor = Callable[[object], object]
+"""A column type's conversion of a value to or from the driver's."""
+Row = tuple[object, ...]
+"""A row read: a plain tuple named by its columns (``row.version``); the queries say
+what each holds (:mod:`app.store.rows`)."""
+
+
+Parameters = Sequence[object] | Mapping[str, object]
+
+
+class Cursor(Protocol):
+    """What the hot path uses of a :pep:`249` cursor."""
+
+    @property
+    def rowcount(self) -> int: ...
+    def execute(self, sql: str, parameters: Parameters = ..., /) -> object: ...
+    def executemany(self, sql: str, parameters: Sequence[Parameters], /) -> object: ...
+    def fetchone(self) -> Sequence[object] | None: ...
+    def fetchall(self) -> Sequence[Sequence[object]]: ...
+    def close(self) -> None: ...
+
+
+class Driver(Protocol):
+    """A :pep:`249` connection, as the hot path uses it."""
+
+    def cursor(self) -> Cursor: ...
 
 
 class Prepared:
@@ -56,17 +82,17 @@ class Prepared:
             (name, types[name].dialect_impl(dialect).bind_processor(dialect)) for name in order
         )
         self._results: tuple[Processor | None, ...] = ()
-        self._make: Callable[[Sequence[Any]], Any] = tuple
+        self._make: Callable[[Sequence[object]], Row] = tuple
         if isinstance(statement, Select):
             columns = list(statement.selected_columns)
             self._results = tuple(
                 column.type.dialect_impl(dialect).result_processor(dialect, None)
                 for column in columns
             )
-            named: Any = namedtuple("Row", [column.key for column in columns])  # type: ignore[misc]
+            named = namedtuple("Row", [column.key for column in columns])  # type: ignore[misc]
             self._make = named._make
 
-    def parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+    def parameters(self, values: Mapping[str, object]) -> Parameters:
         if self._positional:
             return tuple(
                 value if convert is None else convert(value)
@@ -78,7 +104,7 @@ class Prepared:
             for name, convert in self._binds
         }
 
-    def row(self, raw: Sequence[Any]) -> Any:
+    def row(self, raw: Sequence[object]) -> Row:
         pairs = zip(self._results, raw, strict=True)
         return self._make([value if do is None else do(value) for do, value in pairs])
 
@@ -94,7 +120,7 @@ class Link:
 
     __slots__ = ("_driver", "_gone", "_holder", "_statements")
 
-    def __init__(self, driver: Any, holder: Invalidating, statements: Statements) -> None:
+    def __init__(self, driver: Driver, holder: Invalidating, statements: Statements) -> None:
         self._driver = driver
         self._holder = holder
         self._statements = statements
@@ -106,7 +132,7 @@ class Link:
             self._gone = True
             self._holder.invalidate()
 
-    def one(self, statement: ClauseElement, values: Mapping[str, Any]) -> Any | None:
+    def one(self, statement: ClauseElement, values: Mapping[str, object]) -> Row | None:
         """The first row ``statement`` selects, its columns by name; None if none."""
         prepared = self._statements.prepared(statement)
         with self._cursor() as cursor:
@@ -114,21 +140,21 @@ class Link:
             raw = cursor.fetchone()
         return None if raw is None else prepared.row(raw)
 
-    def all(self, statement: ClauseElement, values: Mapping[str, Any]) -> list[Any]:
+    def all(self, statement: ClauseElement, values: Mapping[str, object]) -> list[Row]:
         prepared = self._statements.prepared(statement)
         with self._cursor() as cursor:
             cursor.execute(prepared.sql, prepared.parameters(values))
             raws = cursor.fetchall()
         return [prepared.row(raw) for raw in raws]
 
-    def count(self, statement: ClauseElement, values: Mapping[str, Any]) -> int:
+    def count(self, statement: ClauseElement, values: Mapping[str, object]) -> int:
         """Run ``statement`` (an update): how many rows it changed."""
         prepared = self._statements.prepared(statement)
         with self._cursor() as cursor:
             cursor.execute(prepared.sql, prepared.parameters(values))
             return int(cursor.rowcount)
 
-    def insert(self, statement: ClauseElement, rows: Sequence[Mapping[str, Any]]) -> None:
+    def insert(self, statement: ClauseElement, rows: Sequence[Mapping[str, object]]) -> None:
         """Insert ``rows`` (each with the same keys)."""
         if not rows:
             return
@@ -165,7 +191,7 @@ class Link:
             cursor.execute(sql)
 
     @contextmanager
-    def _cursor(self) -> Iterator[Any]:
+    def _cursor(self) -> Iterator[Cursor]:
         """A cursor of the driver's, closed after; its errors as the store's."""
         with self._statements.errors(self.let_go):
             cursor = self._driver.cursor()
@@ -180,7 +206,7 @@ class Statements:
 
     def __init__(self, dialect: Dialect) -> None:
         self.dialect = dialect
-        self.dbapi: Any = dialect.loaded_dbapi
+        self.dbapi: DBAPIModule = dialect.loaded_dbapi
         self._prepared: dict[tuple[ClauseElement, tuple[str, ...] | None], Prepared] = {}
 
     @contextmanager

@@ -4,19 +4,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any, Final, TypeAlias, cast
+from typing import Final, cast
 
-from sqlalchemy import Table, Update, bindparam, case, func, insert, select, update
+from sqlalchemy import Row, Table, Update, bindparam, case, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from app.store.link import Link
 from app.store.models import GameRecord, MoveRecord, PlayerRecord
+from app.store.rows import GameChanges, GameRow, HistoryRow, MoveRow, SettingsRow, SnapshotRow
 
 GAMES = cast(Table, GameRecord.__table__)
 MOVES = cast(Table, MoveRecord.__table__)
 PLAYERS = cast(Table, PlayerRecord.__table__)
-AnyRow: TypeAlias = Any
-"""A row a Link read: a named tuple, its columns by name (``row.version``)."""
 
 # The hot path (load a game, play, store) runs these Core statements on a Link: compiled
 # once per dialect and run on the driver's cursor (app.store.link), with no ORM identity
@@ -59,20 +58,20 @@ def restarted(session: Session, restart_of: str) -> GameRecord | None:
     return session.scalars(select(GameRecord).where(GameRecord.restart_of == restart_of)).first()
 
 
-def game_row(link: Link, game_id: str) -> AnyRow | None:
+def game_row(link: Link, game_id: str) -> GameRow | None:
     """The game's row (every column), without loading a :class:`GameRecord`."""
-    return link.one(GAME_ROW, {"game_id": game_id})
+    return cast("GameRow | None", link.one(GAME_ROW, {"game_id": game_id}))
 
 
-def settings(link: Link, player_id: str) -> AnyRow | None:
+def settings(link: Link, player_id: str) -> SettingsRow | None:
     """The player's settings (:data:`SETTINGS_COLUMNS`); ``None`` when there is no such
     player."""
-    return link.one(SETTINGS, {"player_id": player_id})
+    return cast("SettingsRow | None", link.one(SETTINGS, {"player_id": player_id}))
 
 
-def undo_snapshot(link: Link, game_id: str, ply: int) -> AnyRow | None:
+def undo_snapshot(link: Link, game_id: str, ply: int) -> SnapshotRow | None:
     """The position before the move at ``ply`` and the undo top below it."""
-    return link.one(UNDO_SNAPSHOT, {"game_id": game_id, "ply": ply})
+    return cast("SnapshotRow | None", link.one(UNDO_SNAPSHOT, {"game_id": game_id, "ply": ply}))
 
 
 def append_moves(link: Link, rows: list[dict[str, object]]) -> None:
@@ -80,9 +79,9 @@ def append_moves(link: Link, rows: list[dict[str, object]]) -> None:
     link.insert(APPEND_MOVES, rows)
 
 
-def moves(link: Link, game_id: str) -> list[AnyRow]:
+def moves(link: Link, game_id: str) -> list[MoveRow]:
     """The game's history rows (kind and notation), in ply order."""
-    return link.all(MOVES_OF, {"game_id": game_id})
+    return cast("list[MoveRow]", link.all(MOVES_OF, {"game_id": game_id}))
 
 
 KINDS_BETWEEN = (
@@ -110,19 +109,19 @@ HISTORY_BETWEEN = (
 
 def kinds_between(link: Link, game_id: str, low: int, high: int) -> list[str]:
     """The kinds of the game's actions from ply ``low`` to ``high``, in order."""
-    return [
-        row.kind for row in link.all(KINDS_BETWEEN, {"game_id": game_id, "low": low, "high": high})
-    ]
+    rows = link.all(KINDS_BETWEEN, {"game_id": game_id, "low": low, "high": high})
+    return [str(kind) for (kind,) in rows]
 
 
 def notation_at(link: Link, game_id: str, ply: int) -> str:
     row = link.one(NOTATION_AT, {"game_id": game_id, "ply": ply})
-    return "" if row is None else str(row.notation)
+    return "" if row is None else str(row[0])
 
 
-def history_between(link: Link, game_id: str, low: int, high: int) -> list[AnyRow]:
+def history_between(link: Link, game_id: str, low: int, high: int) -> list[HistoryRow]:
     """The game's history rows from ply ``low`` to ``high`` (ply, kind, notation, time)."""
-    return link.all(HISTORY_BETWEEN, {"game_id": game_id, "low": low, "high": high})
+    values = {"game_id": game_id, "low": low, "high": high}
+    return cast("list[HistoryRow]", link.all(HISTORY_BETWEEN, values))
 
 
 HISTORY_AFTER = (
@@ -145,13 +144,14 @@ HISTORY_COUNT = (
 def history_count(link: Link, game_id: str) -> int:
     """How many actions the game's history holds."""
     row = link.one(HISTORY_COUNT, {"game_id": game_id})
-    return int(row[0]) if row is not None else 0
+    return int(cast(int, row[0])) if row is not None else 0
 
 
-def history_after(session: Session, game_id: str, after: int) -> Sequence[AnyRow]:
+def history_after(session: Session, game_id: str, after: int) -> Sequence[Row[tuple[int, str]]]:
     """At most :data:`HISTORY_CHUNK` of the game's history rows (ply, notation) after ply
     ``after``."""
-    return session.execute(HISTORY_AFTER, {"game_id": game_id, "after": after}).all()
+    rows = session.execute(HISTORY_AFTER, {"game_id": game_id, "after": after}).all()
+    return cast("Sequence[Row[tuple[int, str]]]", rows)
 
 
 def history(session: Session, game_id: str) -> Sequence[MoveRecord]:
@@ -169,7 +169,7 @@ def unfinished_games(session: Session, player_id: str, limit: int) -> Sequence[G
     ).all()
 
 
-def claim_version(link: Link, game_id: str, version: int, values: dict[str, object]) -> bool:
+def claim_version(link: Link, game_id: str, version: int, values: GameChanges) -> bool:
     """Compare-and-set: update the game only if it is still at ``version``."""
     parameters = {f"new_{key}": value for key, value in values.items()}
     changed = link.count(

@@ -56,13 +56,13 @@ at each ask, the ORM's expressions cost more than the indexed query itself)."""
 
 # Cached: one statement per scope (an enumeration).
 @functools.cache
-def _counting(scope: Scope) -> Select[Any]:
+def _counting(scope: Scope) -> Select[Any]:  # a select of any columns: SQLAlchemy's type
     return select(GAMES.c.status, func.count()).where(*_SCOPES[scope]).group_by(GAMES.c.status)
 
 
 # Cached: one statement per scope, order and help (enumerations).
 @functools.cache
-def _winning(scope: Scope, order: Order, assisted: bool) -> Select[Any]:
+def _winning(scope: Scope, order: Order, assisted: bool) -> Select[Any]:  # as above
     """The best wins, unassisted (no hint, no solution seen) or assisted, by fewest moves
     then least time (or the other way round), as the partial index orders them."""
     keys = (GAMES.c.moves_count, GAMES.c.play_ms)

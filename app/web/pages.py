@@ -6,6 +6,7 @@ game's page shows, and the game's own view (from the registry) words it.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Any, Final
 
 from fastapi import Request
@@ -14,6 +15,7 @@ from fastapi.responses import HTMLResponse, Response
 from app import i18n, service
 from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
+from app.rules.kind import Board
 from app.rules.protocol import Action, Answer, Position, Verdict
 from app.service import Game, HistoryEntry, Table, race_feed
 from app.web.deps import solvers
@@ -23,8 +25,16 @@ from app.web.players import current_player
 from app.web.templating import clock, paths
 from app.words import sentence
 
+Context = dict[str, Any]  # a template's context: Jinja2 takes values of any type
+"""What a template is given to draw (``render(…, **context)``)."""
 
-def render(request: Request, template: str, status_code: int = 200, **context: Any) -> Response:
+
+def render(
+    request: Request,
+    template: str,
+    status_code: int = 200,
+    **context: Any,  # Jinja2 takes values of any type
+) -> Response:
     """``template`` with ``context``; a whole page (not a ``_fragment``) also gets the
     player's ``settings``, which its ``<html>`` draws, unless the caller has them."""
     if "settings" not in context:
@@ -116,7 +126,7 @@ CHANGED_AT_MOST: Final = 0.75
 """Past this share of the board's cells changed (a redeal), the whole board is sent."""
 
 
-def changed_cells(game: Game, table: Table, board: Any, shown: Position) -> list[Any] | None:
+def changed_cells(game: Game, table: Table, board: Board, shown: Position) -> list[Hashable] | None:
     """The cells of ``board`` that differ from the same board drawn for ``shown`` (the
     position before the action, as the player's page draws it), or None when most do."""
     cells_of = game.game.board_cells
@@ -220,7 +230,7 @@ def steps_page(
     the same context. ``watching``: the replay a watch link shows (``steps_url``): every
     link and form goes there, none to the game (its address stays hidden)."""
     game = steps.game
-    hidden: dict[str, Any] = {"action_url": steps_url, "game_url": steps_url} if watching else {}
+    hidden: Context = {"action_url": steps_url, "game_url": steps_url} if watching else {}
     plain = game.game.presenter.words_only
     described = [
         (

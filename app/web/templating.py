@@ -58,18 +58,18 @@ class Paths:
     def __init__(self, base_url: str = "") -> None:
         self.base_url = base_url
         self.prefix = urlsplit(base_url).path.rstrip("/")
-        self.found = Kept[tuple[str, tuple[tuple[str, Any], ...]], URLPath](
+        self.found = Kept[tuple[str, tuple[tuple[str, object], ...]], URLPath](
             "route paths", URL_PATHS_BYTES, lambda key, path: text_size(key, str(path))
         )
 
-    def route_path(self, request: Request, name: str, path_params: dict[str, Any]) -> URLPath:
+    def route_path(self, request: Request, name: str, path_params: dict[str, object]) -> URLPath:
         key = (name, tuple(sorted(path_params.items())))
         path = self.found.get(key)
         if path is None:
             path = self.found.put(key, request.scope["router"].url_path_for(name, **path_params))
         return path
 
-    def url_for(self, request: Request, name: str, /, **path_params: Any) -> URL:
+    def url_for(self, request: Request, name: str, /, **path_params: object) -> URL:
         """Starlette's ``url_for``: the absolute URL from the site's address (never from
         the request's ``Host``); without one, the path alone."""
         path = self.route_path(request, name, path_params)
@@ -77,7 +77,7 @@ class Paths:
             return URL(self.path_for(request, name, **path_params))
         return path.make_absolute_url(base_url=self.base_url)
 
-    def path_for(self, request: Request, name: str, /, **path_params: Any) -> str:
+    def path_for(self, request: Request, name: str, /, **path_params: object) -> str:
         """The path alone (``/games/…/actions``), as forms and links on the site's own pages
         use it: what ``url_for(…).path`` gives, without building and parsing a whole URL."""
         prefix = self.prefix if self.base_url else request.scope.get("root_path", "")
@@ -108,7 +108,12 @@ class Cell(Protocol):
     def __hash__(self) -> int: ...
 
 
-def make_cell_markup(env: Environment) -> Any:
+CellKey = tuple[str, str, Cell, bool, str, bool]
+"""A cell's markup is kept by language, template, cell, lit, link and out-of-band."""
+CellMarkup = Callable[[str, Iterable[Cell], Container[str], str, bool], Markup]
+
+
+def make_cell_markup(env: Environment) -> CellMarkup:
     """``cell_markup(template, cells, hinted, game_url)``: the cells' HTML, each made by the
     ``cell`` macro of ``template`` once per language and cell, then reused.
 
@@ -116,7 +121,7 @@ def make_cell_markup(env: Environment) -> Any:
     is mostly lookups: drawing 52 cells through Jinja2 and wording each for a screen reader
     was over half of a move's render. The macro uses nothing but its arguments and the
     reader's language, so what it made before is what it would make again."""
-    kept = Kept[Any, Markup]("cells", CELLS_BYTES, _part_size)
+    kept = Kept[CellKey, Markup]("cells", CELLS_BYTES, _part_size)
 
     def cell_markup(
         template: str,
@@ -132,7 +137,7 @@ def make_cell_markup(env: Environment) -> Any:
         drawn = [(cell, cell.name in hinted, game_url if cell.links else "") for cell in cells]
         # Plain tuples: a cell hashes fast in C, faster than a key that keeps its hash
         # (whose Python __hash__ costs more than the cell's own; 36 against 106 µs a board).
-        keys = [(locale, template, cell, lit, url, oob) for cell, lit, url in drawn]
+        keys: list[CellKey] = [(locale, template, cell, lit, url, oob) for cell, lit, url in drawn]
         parts: list[Markup] = []
         for (cell, lit, url), found, markup in zip(drawn, keys, kept.peek_many(keys), strict=True):
             if markup is None:
@@ -202,7 +207,7 @@ def per_request(helper: Callable[..., str]) -> Callable[..., str]:
     whatever language the first page that used it was drawn: a filter that reads the
     request's language must not be folded. One that takes the context cannot be."""
 
-    def filtered(context: object, value: Any, *args: Any, **kwargs: Any) -> str:
+    def filtered(context: object, value: Any, *args: Any, **kwargs: Any) -> str:  # any filter
         return helper(value, *args, **kwargs)
 
     filtered.__doc__ = helper.__doc__

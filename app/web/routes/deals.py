@@ -3,7 +3,7 @@ starting one of them."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import Response
@@ -15,7 +15,7 @@ from app.service.solvers import SolverPool
 from app.store import Database
 from app.web.deps import DatabaseDep, SolversDep
 from app.web.errors import words
-from app.web.pages import render
+from app.web.pages import Context, render
 from app.web.players import PlayerDep, see_other
 from app.web.throttle import limited
 
@@ -67,9 +67,7 @@ def _records(db: Database, kind: str, number: str, variant: str) -> deals.DealRe
         raise HTTPException(404, words(error)) from None
 
 
-def _par(
-    request: Request, db: Database, solvers: SolverPool, found: deals.DealRecords
-) -> dict[str, Any]:
+def _par(request: Request, db: Database, solvers: SolverPool, found: deals.DealRecords) -> Context:
     if not pars.has_par(found.kind):
         return {"par": None}
     par = pars.deal_par(db=db, solvers=solvers, variant=found.variant, deal=found.deal)
