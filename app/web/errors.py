@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Final
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -13,7 +14,7 @@ from app import service
 from app.i18n import gettext as _
 from app.i18n import isolate
 from app.rules.protocol import IllegalMoveError, InvalidMoveError
-from app.service import SolverBusy, SolverThinking
+from app.service import SolverBusy, SolverThinking, shares
 from app.store import StorageError
 from app.web.deps import in_thread
 from app.web.htmx import is_htmx
@@ -49,104 +50,129 @@ class FormError(ValueError):
     """A form field the site cannot read (a version that is not a number, say)."""
 
 
+async def not_found(request: Request, error: Exception) -> Response:
+    message = _("There is no game at this address: check the link, or start a new game.")
+    return render_error(request, 404, title=_("Game not found"), message=message)
+
+
+async def unknown_watch(request: Request, error: Exception) -> Response:
+    message = _("This watch link is not valid, or its owner revoked it.")
+    return render_error(request, 404, title=_("Page not found"), message=message)
+
+
+async def stale(request: Request, error: Exception) -> Response:
+    assert isinstance(error, service.StaleVersion)
+    if is_page_form(request):
+        return back_to_game(request, error.game.id, stale="1")
+    table = await in_thread(table_for, request, error.game)
+    return render_game(request, table, status_code=409, message=stale_message())
+
+
+async def refused(request: Request, error: Exception) -> Response:
+    """A move, form or game the rules or the site refuse: why, on the game as it is."""
+    game_id = request.path_params.get("game_id")
+    if game_id is None:
+        return render_error(request, 422, title=_("Cannot do that"), message=words(error))
+    game = getattr(error, "game", None)
+    if is_page_form(request):
+        action = request.query_params.get("action") or await _posted_action(request)
+        held = await _still_held(request, game)
+        params = {"sel": held} if held else {}
+        return back_to_game(request, game_id, refused=action[:32], **params)
+    if isinstance(game, service.Game):  # the service says what it refused, as it is
+        table = await in_thread(table_for, request, game)
+    else:
+        table = await in_thread(_table, request, game_id)
+    held = await _still_held(request, table.game)
+    return render_game(request, table, status_code=422, message=words(error), pick=held)
+
+
+async def too_many(request: Request, error: Exception) -> Response:
+    assert isinstance(error, TooManyRequests)
+    return await in_thread(_slow_down, request, error.cost, error.retry_after)
+
+
+async def solver_busy(request: Request, error: Exception) -> Response:
+    if isinstance(error, SolverThinking):  # accepted, its search goes on: not "busy"
+        return await in_thread(_slow_down, request, "thinking", 2, 202)
+    return await in_thread(_slow_down, request, "solver", 2)
+
+
+def _slow_down(request: Request, reason: str, retry_after: int, status: int = 429) -> Response:
+    # In a worker thread: under a flood of refusals the event loop must stay free.
+    game_id = request.path_params.get("game_id")
+    if game_id is not None and is_page_form(request):
+        # Without JavaScript: back to the game, which says why (never left on a form's
+        # address, where a reload would post it again).
+        return back_to_game(request, game_id, slow=reason)
+    message = slow_words(reason)
+    if game_id is None:
+        response = render_error(request, status, _("Slow down a little"), message)
+    else:
+        table = _table(request, game_id)
+        response = render_game(request, table, status_code=status, message=message)
+    response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+async def storage(request: Request, error: Exception) -> Response:
+    message = _(
+        "The game store cannot save or read right now, so nothing was changed. "
+        "Please try again in a moment."
+    )
+    response = render_error(request, 503, title=_("Try again soon"), message=message)
+    response.headers["Retry-After"] = "5"
+    return response
+
+
+async def invalid_form(request: Request, error: Exception) -> Response:
+    assert isinstance(error, RequestValidationError)
+    fields = joined([_field_words(problem["loc"][1:]) for problem in error.errors()])
+    message = _("A field of this form is missing, too long or malformed: %(fields)s.") % {
+        "fields": fields
+    }
+    return render_error(request, 422, title=_("Cannot read that form"), message=message)
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    if error.status_code == 404 and request.url.path.startswith("/games/"):
+        # Whatever its shape, an id that names no game gets the same answer.
+        return await not_found(request, error)
+    if error.status_code == 404:
+        title, message = _("Page not found"), _("There is no page at this address.")
+    elif error.status_code == 405:
+        title = _("Method not allowed")
+        message = _("This address does not take that kind of request.")
+    else:
+        title, message = _("Something went wrong"), _("The site could not answer that.")
+    if isinstance(error.detail, str) and error.status_code == 404 and error.detail:
+        message = error.detail if error.detail != "Not Found" else message
+    return render_error(request, error.status_code, title=title, message=message)
+
+
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
+HANDLERS: Final[tuple[tuple[type[Exception], Handler], ...]] = (
+    (service.GameNotFound, not_found),
+    (shares.WatchNotFound, unknown_watch),
+    (service.StaleVersion, stale),
+    (IllegalMoveError, refused),
+    (InvalidMoveError, refused),
+    (FormError, refused),
+    (service.UnknownGameKind, refused),
+    (TooManyRequests, too_many),
+    (SolverBusy, solver_busy),
+    (StorageError, storage),
+    (RequestValidationError, invalid_form),
+    (HTTPException, http_error),
+)
+"""Each domain error and the handler that answers it."""
+
+
 def install(app: FastAPI) -> None:
-    @app.exception_handler(service.GameNotFound)
-    async def not_found(request: Request, error: service.GameNotFound) -> Response:
-        message = _("There is no game at this address: check the link, or start a new game.")
-        return render_error(request, 404, title=_("Game not found"), message=message)
-
-    @app.exception_handler(service.StaleVersion)
-    async def stale(request: Request, error: service.StaleVersion) -> Response:
-        if is_page_form(request):
-            return back_to_game(request, error.game.id, stale="1")
-        table = await in_thread(table_for, request, error.game)
-        return render_game(request, table, status_code=409, message=stale_message())
-
-    async def refused(request: Request, error: Exception) -> Response:
-        game_id = request.path_params.get("game_id")
-        if game_id is None:
-            return render_error(request, 422, title=_("Cannot do that"), message=words(error))
-        game = getattr(error, "game", None)
-        if is_page_form(request):
-            action = request.query_params.get("action") or await _posted_action(request)
-            held = await _still_held(request, game)
-            params = {"sel": held} if held else {}
-            return back_to_game(request, game_id, refused=action[:32], **params)
-        if isinstance(game, service.Game):  # the service says what it refused, as it is
-            table = await in_thread(table_for, request, game)
-        else:
-            table = await in_thread(_table, request, game_id)
-        return render_game(
-            request,
-            table,
-            status_code=422,
-            message=words(error),
-            pick=await _still_held(request, table.game),
-        )
-
-    for error_class in (IllegalMoveError, InvalidMoveError, FormError, service.UnknownGameKind):
-        app.add_exception_handler(error_class, refused)
-
-    @app.exception_handler(TooManyRequests)
-    async def too_many(request: Request, error: TooManyRequests) -> Response:
-        return await in_thread(_slow_down, request, error.cost, error.retry_after)
-
-    @app.exception_handler(SolverBusy)
-    async def solver_busy(request: Request, error: SolverBusy) -> Response:
-        if isinstance(error, SolverThinking):  # accepted, its search goes on: not "busy"
-            return await in_thread(_slow_down, request, "thinking", 2, 202)
-        return await in_thread(_slow_down, request, "solver", 2)
-
-    def _slow_down(request: Request, reason: str, retry_after: int, status: int = 429) -> Response:
-        # In a worker thread: under a flood of refusals the event loop must stay free.
-        game_id = request.path_params.get("game_id")
-        if game_id is not None and is_page_form(request):
-            # Without JavaScript: back to the game, which says why (never left on a form's
-            # address, where a reload would post it again).
-            return back_to_game(request, game_id, slow=reason)
-        message = slow_words(reason)
-        if game_id is None:
-            response = render_error(request, status, _("Slow down a little"), message)
-        else:
-            response = render_game(
-                request, _table(request, game_id), status_code=status, message=message
-            )
-        response.headers["Retry-After"] = str(retry_after)
-        return response
-
-    @app.exception_handler(StorageError)
-    async def storage(request: Request, error: StorageError) -> Response:
-        message = _(
-            "The game store cannot save or read right now, so nothing was changed. "
-            "Please try again in a moment."
-        )
-        response = render_error(request, 503, title=_("Try again soon"), message=message)
-        response.headers["Retry-After"] = "5"
-        return response
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid_form(request: Request, error: RequestValidationError) -> Response:
-        fields = joined([_field_words(problem["loc"][1:]) for problem in error.errors()])
-        message = _("A field of this form is missing, too long or malformed: %(fields)s.") % {
-            "fields": fields
-        }
-        return render_error(request, 422, title=_("Cannot read that form"), message=message)
-
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, error: HTTPException) -> Response:
-        if error.status_code == 404 and request.url.path.startswith("/games/"):
-            # Whatever its shape, an id that names no game gets the same answer.
-            return await not_found(request, service.GameNotFound("no game at this address"))
-        if error.status_code == 404:
-            title, message = _("Page not found"), _("There is no page at this address.")
-        elif error.status_code == 405:
-            title = _("Method not allowed")
-            message = _("This address does not take that kind of request.")
-        else:
-            title, message = _("Something went wrong"), _("The site could not answer that.")
-        if isinstance(error.detail, str) and error.status_code == 404 and error.detail:
-            message = error.detail if error.detail != "Not Found" else message
-        return render_error(request, error.status_code, title=title, message=message)
+    for error_class, handler in HANDLERS:
+        app.add_exception_handler(error_class, handler)
 
 
 def _table(request: Request, game_id: str) -> service.Table:

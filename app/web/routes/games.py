@@ -16,15 +16,16 @@ from fastapi.responses import PlainTextResponse, RedirectResponse, Response, Str
 from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
-from app.rules.protocol import Action, IllegalMoveError
-from app.service import deals, names, pars
-from app.service.model import utcnow
+from app.rules.protocol import Action
+from app.service import deals, pars
 from app.service.solvers import SolverPool
 from app.store import Database
-from app.web import deal_box, new_game
+from app.web import my_games as web_my_games
+from app.web import new_game, notices
 from app.web.deps import DatabaseDep, SolversDep, in_thread, reading
-from app.web.errors import FormError, slow_words
+from app.web.errors import FormError
 from app.web.htmx import is_htmx
+from app.web.my_games import MAX_PAGE, GamesQuery
 from app.web.new_game import NewGameFields
 from app.web.pages import (
     describe_hint,
@@ -38,7 +39,6 @@ from app.web.pages import (
     verdict_words,
 )
 from app.web.players import PlayerDep, current_player, see_other
-from app.web.refusals import refusal as refusal_words
 from app.web.routes.home import home_page
 from app.web.templating import paths
 from app.web.throttle import limited
@@ -46,8 +46,6 @@ from app.web.throttle import limited
 router = APIRouter(prefix="/games")
 
 ShortField = Annotated[str, Form(max_length=64)]
-MAX_PAGE: Final = 1_000_000
-"""Beyond any real list; a larger page number is refused (422), not sent to the database."""
 
 
 @router.post("", name="start_game", dependencies=[Depends(limited("new_game"))])
@@ -69,31 +67,20 @@ def start_game(
 
 @router.get("", name="my_games")
 def my_games(
-    request: Request,
-    db: DatabaseDep,
-    player: PlayerDep,
-    game: str = "",
-    status: str = "",
-    page: Annotated[int, Query(le=MAX_PAGE)] = 1,
+    request: Request, db: DatabaseDep, player: PlayerDep, query: Annotated[GamesQuery, Query()]
 ) -> Response:
-    kind = game if game in KINDS else None
-    wanted = status if status in service.STATUSES else None
-    listing = (
-        service.my_games(db=db, player_id=player, kind=kind, status=wanted, page=page)
-        if player
-        else None
-    )
+    shown = web_my_games.my_games(db, player, query)
     return render(
         request,
         "my_games.html",
-        listing=listing,
+        listing=shown.listing,
         kinds=KINDS,
-        kind=kind or "",
-        status=wanted or "",
+        kind=shown.kind,
+        status=shown.status,
         statuses=service.STATUSES,
-        transfer_open=transfers.open_link(db=db, player_id=player) if player else None,
+        transfer_open=shown.transfer_open,
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
-        display_name=names.name(db=db, player_id=player),
+        display_name=shown.display_name,
     )
 
 
@@ -102,22 +89,13 @@ class _Notes:
     """What the game page's query asks it to show besides the game: ``pick`` (a gap to
     choose a card for) or ``sel`` (cards held), what the player is choosing, a state of the
     page, never stored; ``hint``, a hint to show (after a hint form posted without
-    JavaScript); ``check``, whether it can still be won; ``refused``, ``stale``, ``fewer``
-    and ``slow``, why a form posted without JavaScript changed nothing (or less)."""
+    JavaScript); ``check``, whether it can still be won; ``notice``, what came of a form
+    posted without JavaScript (:mod:`app.web.notices`)."""
 
     pick: str
     hint: str
     check: str
-    refused: str
-    stale: str
-    fewer: str
-    slow: str
-    baddeal: str = ""
-    """A deal number typed in the game's deal field that the site cannot deal."""
-    why: str = ""
-    """A card or gap the player chose that does nothing: the page says why."""
-    cancel: str = ""
-    """The player let go of what they were choosing (a 2, cards held): the page says so."""
+    notice: tuple[notices.Notice, str] | None = None
     seen: str = ""
     """``v``: the game's version the page that asked shows (site.js adds it to what the
     game's links ask): behind the game's, the click was made on a board that is no more."""
@@ -135,19 +113,8 @@ async def page_notes(request: Request) -> _Notes:
     def note(name: str) -> str:
         return query.get(name, "")[:NOTES_MAX]
 
-    return _Notes(
-        note("pick") or note("sel"),
-        note("hint"),
-        note("check"),
-        note("refused"),
-        note("stale"),
-        note("fewer"),
-        note("slow"),
-        note("baddeal"),
-        note("why"),
-        note("cancel"),
-        note("v"),
-    )
+    pick = note("pick") or note("sel")
+    return _Notes(pick, note("hint"), note("check"), notices.first(query, NOTES_MAX), note("v"))
 
 
 @router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
@@ -216,24 +183,8 @@ def _game_page(
         return moved_on(request, game)
     hint = read_hint(game, notes.hint) if not game.is_over else None
     message = describe_hint(game, hint, True) if hint else None
-    if notes.refused:
-        message = refusal(game, notes.refused)
-    elif notes.stale:
-        message = stale_message()
-    elif notes.slow:
-        message = slow_words(notes.slow)
-    elif notes.baddeal:
-        message = deal_box.problem(game.kind, notes.baddeal)
-    elif notes.why and not game.is_over:
-        message = game.game.why(game.position, notes.why)
-    elif notes.cancel:
-        message = _("Cancelled: nothing was moved.")
-    elif notes.fewer:
-        moved, held, source, target = [*notes.fewer.split("-", 3), "", "", "", ""][:4]
-        if DIGITS.fullmatch(moved) and DIGITS.fullmatch(held):
-            message = game.game.presenter.fewer_moved(
-                game.position, source, target, int(moved), int(held)
-            )
+    if notes.notice is not None:
+        message = notices.words(game, notes.notice)
     return render_game(
         request,
         table_for(request, game, settings),
@@ -375,30 +326,6 @@ def _places(move: Action | None) -> tuple[str, str]:
     """The places the player's move joined (``'1'``, ``'7'``), for a game whose moves join
     two places (a move that fills a gap with its one card has none)."""
     return getattr(move, "source", ""), getattr(move, "target", "")
-
-
-def refusal(game: service.Game, action: str) -> str | None:
-    """Why ``action`` (refused when posted without JavaScript) cannot be played now."""
-    command = service.commands.parse(action)
-    if game.created_at > utcnow():  # a race's game, during its countdown
-        return refusal_words(service.NotBegun("not begun yet", "game.not_begun"))
-    if isinstance(command, service.Undo | service.Redo):  # refused: nothing to take or bring back
-        word = "undo" if isinstance(command, service.Undo) else "redo"
-        code = f"nothing_to_{word}"
-        if game.is_final:
-            code = "game.won" if game.status == "won" else "game.given_up"
-        return refusal_words(IllegalMoveError(f"cannot {word}", code))
-    source, _sep, rest = action.partition(">")
-    target, _sep, held = rest.partition(">")
-    try:
-        if target:  # the places a click joined (see errors._posted_action)
-            count = int(held) if DIGITS.fullmatch(held) else 1
-            game.position.action_between(source, target, count)
-        else:
-            game.position.play(game.position.parse_action(action))
-    except ValueError as error:
-        return refusal_words(error)
-    return None
 
 
 @router.post("/{game_id}/restart", name="restart_game", dependencies=[Depends(limited("new_game"))])

@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
+from pydantic import BaseModel, Field
 
 from app.i18n import gettext as _
 from app.service import names
@@ -22,38 +23,57 @@ from app.web.throttle import TooManyRequests
 router = APIRouter()
 
 
+class NameFields(BaseModel):
+    """The name form's fields: the name typed, ``clear`` (its "Remove my name"), and
+    ``next``, where to go back to."""
+
+    name: str = Field("", max_length=200)
+    clear: str = Field("", max_length=8)
+    next: str = Field("/games", max_length=200)
+
+
 @router.post("/settings/name", name="save_name")
 def save_name(
-    request: Request,
-    db: DatabaseDep,
-    player: PlayerDep,
-    name: Annotated[str, Form(max_length=200)] = "",
-    clear: Annotated[str, Form(max_length=8)] = "",
-    next: Annotated[str, Form(max_length=200)] = "/games",
+    request: Request, db: DatabaseDep, player: PlayerDep, form: Annotated[NameFields, Form()]
 ) -> Response:
     """Keep the name, or (``clear=1``, the form's "Remove my name") clear it; a blank name
     is refused, so a slip never wipes one. Nothing is stored when it is refused, and a
     player is made only with a name kept (counted per address, as the settings do). Each
     change counts as a write (429 with the form again past the limit)."""
-    target = local_path(next)
+    target = local_path(form.next)
     try:
-        if not clear:
-            names.normal(name)  # refused before anything is counted or stored
-        request.app.state.throttle.check(request, player, "write")
-        if clear:
-            kept, player_id = None, player
-            if player:  # no player: no name to clear, and no player to make
-                kept, player_id = names.set_name(db=db, player_id=player, text="")
-        else:
-            if player is None:  # a new player, to remember the name: counted per address
-                request.app.state.throttle.check(request, None, "player")
-            kept, player_id = names.set_name(db=db, player_id=player, text=name)
+        kept, player_id = _save(request, db, player, form)
     except names.NameRefused as refusal:
-        return _refused(request, db, player, refusal_words(refusal), name, target)
+        return _refused(request, db, player, refusal_words(refusal), form.name, target)
     except TooManyRequests as slowed:
-        response = _refused(request, db, player, too_many_words("write"), name, target, 429)
+        response = _refused(request, db, player, too_many_words("write"), form.name, target, 429)
         response.headers["Retry-After"] = str(slowed.retry_after)
         return response
+    return _kept(request, kept, target, player_id, player)
+
+
+def _save(
+    request: Request, db: Database, player: str | None, form: NameFields
+) -> tuple[str | None, str | None]:
+    """The name kept (None: cleared) and the player it is kept for (None: no player, when
+    there was no name to clear). Raises :class:`~app.service.names.NameRefused` or
+    :class:`TooManyRequests`, before anything is counted or stored for the first."""
+    if not form.clear:
+        names.normal(form.name)  # refused before anything is counted or stored
+    request.app.state.throttle.check(request, player, "write")
+    if form.clear:
+        if not player:  # no player: no name to clear, and no player to make
+            return None, None
+        return names.set_name(db=db, player_id=player, text="")
+    if player is None:  # a new player, to remember the name: counted per address
+        request.app.state.throttle.check(request, None, "player")
+    return names.set_name(db=db, player_id=player, text=form.name)
+
+
+def _kept(
+    request: Request, kept: str | None, target: str, player_id: str | None, player: str | None
+) -> Response:
+    """Back to ``target``, or for htmx the partial saying the name was kept."""
     if not is_htmx(request):
         if player_id is None:
             return RedirectResponse(target, status_code=303)

@@ -4,11 +4,10 @@ refreshed by htmx polling; nothing there plays, undoes or names the game's addre
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app import service
-from app.i18n import gettext as _
 from app.service import shares
 from app.store import Database
 from app.web.deps import DatabaseDep
@@ -77,18 +76,13 @@ def watch(
     since: int | None = None,
 ) -> Response:
     """The shared game's replay (the last step: its position now). htmx polls it while the
-    game is in play, with ``since`` (the version it shows): 204 while nothing changed."""
-    try:
-        game = shares.watched(db=db, token=token)
-    except shares.WatchNotFound:
-        raise HTTPException(
-            404, _("This watch link is not valid, or its owner revoked it.")
-        ) from None
+    game is in play, with ``since`` (the version it shows): 204 while nothing changed. A
+    link that is not valid, or was revoked, is a 404 (:func:`app.web.errors.unknown_watch`)."""
+    game = shares.watched(db=db, token=token)
     if since is not None and is_htmx(request) and since == game.version:
         return Response(status_code=204)
     steps = service.replay_window(db=db, game_id=game.id, step=step)
     url = paths(request).path_for(request, "watch", token=token)
     response = steps_page(request, steps, url, watching=True)
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Robots-Tag"] = "noindex"
+    response.headers.update({"Cache-Control": "no-store", "X-Robots-Tag": "noindex"})
     return response
