@@ -299,7 +299,7 @@ def test_a_column_one_gap_always_has_a_two_to_take() -> None:
 def test_text_round_trips_with_headers() -> None:
     position = montana.new_game(42, "easy").redeal()
     text = position.to_text()
-    assert text.startswith("Deal: 42\nRedeals-left: 3\nRedeals-done: 1\n")
+    assert text.startswith("Variant: easy\nDeal: 42\nRedeals-left: 3\nRedeals-done: 1\n")
     assert parse(text) == position
     assert eval(repr(position), {"montana": montana}) == position
 

@@ -106,3 +106,43 @@ def test_the_solver_never_moves_a_2_into_another_row_s_column_one() -> None:
     found = solver.search(position, max_seconds=2)
     for notation in found.moves:
         position = position.play(position.parse_action(notation))  # each one legal
+
+
+@pytest.mark.parametrize("variant", montana.VARIANTS)
+def test_a_position_carries_its_variant_through_moves_redeals_and_its_text(variant: str) -> None:
+    position = new_game(5, variant)
+    assert position.variant is montana.BY_NAME[variant]
+    assert position.redeals_left == position.variant.redeals
+    moved = position.play(position.legal_moves()[0]) if position.legal_moves() else position
+    redealt = moved.redeal()
+    for later in (moved, redealt):
+        assert later.variant is position.variant
+        assert parse(later.to_text()) == later
+    named = position.to_text().startswith(f"Variant: {variant}\n")
+    assert named is (variant != montana.DEFAULT_VARIANT)  # Montana's own texts as before
+
+
+@pytest.mark.parametrize("variant", montana.VARIANTS)
+def test_a_text_that_does_not_name_its_variant_reads_as_the_variant_it_fits(
+    variant: str,
+) -> None:
+    """Texts written before positions named their variant: Easy by its four redeals,
+    the moons by their aces (Red Moon's in suit order), else Montana."""
+    deal = next(
+        d for d in range(1, 50) if "".join(a.suit for a in new_game(d, "blue-moon").aces) != "CDHS"
+    )
+    position = new_game(deal, variant)
+    unnamed = position.to_text().removeprefix(f"Variant: {variant}\n")
+    assert not unnamed.startswith("Variant")
+    assert parse(unnamed) == position
+
+
+def test_a_variant_line_that_names_no_variant_or_misfits_the_aces_is_refused() -> None:
+    easy = new_game(2, "easy").to_text()
+    with pytest.raises(InvalidPositionError, match="no Montana variant"):
+        parse(easy.replace("Variant: easy", "Variant: hard"))
+    with pytest.raises(InvalidPositionError, match="do not fit"):
+        parse(easy.replace("Variant: easy", "Variant: red-moon"))
+    blue = new_game(2, "blue-moon").to_text()
+    with pytest.raises(InvalidPositionError, match="do not fit"):
+        parse(blue.replace("Variant: blue-moon", "Variant: easy"))

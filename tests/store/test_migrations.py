@@ -368,3 +368,64 @@ def test_names_become_unique_by_their_skeleton(database_url: str) -> None:
     finally:
         engine.dispose()
         upgrade(database_url)
+
+
+def test_montana_positions_name_their_variant_and_come_back_down(database_url: str) -> None:
+    """0015 to 0016, on either database: an Easy game's position, the position its
+    verdict was asked at and the snapshot kept for undo name their variant, each read
+    back as an Easy position; a Montana (Expert) game's stay as they were; and down
+    again each is what it was."""
+    from app.games.montana.rules import RULES
+
+    command.downgrade(alembic_config(database_url), "0015")
+    engine = create_engine(database_url)
+    now = "2026-12-01 12:00:00+00:00"
+    easy = RULES.new_game(3, "easy")
+    old_easy = easy.to_text().partition("\n")[2]  # as 0015 stored it: no Variant line
+    expert = RULES.new_game(3, "expert").to_text()
+    assert easy.to_text().startswith("Variant: easy\n") and not expert.startswith("Variant")
+    games = {"g16e": ("easy", old_easy), "g16x": ("expert", expert)}
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                text("INSERT INTO players (id, created_at) VALUES ('p16', :now)"), {"now": now}
+            )
+            for game_id, (variant, position) in games.items():
+                connection.execute(
+                    text(
+                        "INSERT INTO games (id, player_id, kind, variant, deal, status, resigned,"
+                        " version, position, verdict_position, score, cards_left, moves_count,"
+                        " play_ms, created_at, last_action_at) VALUES (:id, 'p16', 'montana',"
+                        " :variant, 3, 'playing', false, 1, :position, :position, 0, 48, 1, 0,"
+                        " :now, :now)"
+                    ),
+                    {"id": game_id, "variant": variant, "position": position, "now": now},
+                )
+                connection.execute(
+                    text(
+                        'INSERT INTO moves (game_id, ply, kind, notation, created_at, "before")'
+                        " VALUES (:id, 1, 'move', 'redeal', :now, :position)"
+                    ),
+                    {"id": game_id, "position": position, "now": now},
+                )
+        read = text(
+            'SELECT g.position, g.verdict_position, m."before" FROM games g'
+            " JOIN moves m ON m.game_id = g.id WHERE g.id = :id"
+        )
+        upgrade(database_url)
+        with engine.connect() as connection:
+            for column in connection.execute(read, {"id": "g16e"}).one():
+                assert column == easy.to_text()
+                assert RULES.parse(column) == easy and RULES.parse(column).variant.name == "easy"
+            assert set(connection.execute(read, {"id": "g16x"}).one()) == {expert}
+        command.downgrade(alembic_config(database_url), "0015")
+        with engine.connect() as connection:
+            assert set(connection.execute(read, {"id": "g16e"}).one()) == {old_easy}
+            assert set(connection.execute(read, {"id": "g16x"}).one()) == {expert}
+        with engine.begin() as connection:
+            connection.execute(text("DELETE FROM moves WHERE game_id IN ('g16e', 'g16x')"))
+            connection.execute(text("DELETE FROM games WHERE id IN ('g16e', 'g16x')"))
+            connection.execute(text("DELETE FROM players WHERE id = 'p16'"))
+    finally:
+        engine.dispose()
+        upgrade(database_url)

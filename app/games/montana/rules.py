@@ -197,6 +197,8 @@ class MontanaPosition:
     aces: tuple[Card, ...] = ()
     """The aces heading rows A … D (Blue Moon, Red Moon), or none (Montana): with them a
     row is built from its ace, so its column 1 takes only that suit's 2."""
+    variant: MontanaVariant = BY_NAME[DEFAULT_VARIANT]
+    """The game this is a position of (its redeals and what heads its rows)."""
     _where: dict[Card, Cell] = field(init=False, repr=False, compare=False, hash=False)
     _runs: tuple[int, ...] = field(init=False, repr=False, compare=False, hash=False)
     """Each row's cards in place (the board view asks of every card, the score of every row)."""
@@ -314,7 +316,7 @@ class MontanaPosition:
         cells[self.where(move.card)] = None
         cells[move.cell] = move.card
         return MontanaPosition(
-            tuple(cells), self.deal, self.redeals_left, self.redeals_done, self.aces
+            tuple(cells), self.deal, self.redeals_left, self.redeals_done, self.aces, self.variant
         )
 
     def _check(self, move: MontanaMove) -> None:
@@ -402,7 +404,12 @@ class MontanaPosition:
             cells.append(None)
             cells.extend(next(stream) for _ in range(COLUMNS - length - 1))
         return MontanaPosition(
-            tuple(cells), self.deal, self.redeals_left - 1, self.redeals_done + 1, self.aces
+            tuple(cells),
+            self.deal,
+            self.redeals_left - 1,
+            self.redeals_done + 1,
+            self.aces,
+            self.variant,
         )
 
     def automatic_move(self, mode: AutoHome = "safe") -> None:
@@ -441,9 +448,12 @@ class MontanaPosition:
         )
 
     def to_text(self) -> str:
+        """The position as text; the variant is named unless it is the default (so the
+        positions stored before it was are read back as they were written)."""
         aces = f"Aces: {' '.join(ace.text for ace in self.aces)}\n" if self.aces else ""
+        named = "" if self.variant.name == DEFAULT_VARIANT else f"Variant: {self.variant.name}\n"
         return (
-            f"Deal: {self.deal}\nRedeals-left: {self.redeals_left}\n"
+            f"{named}Deal: {self.deal}\nRedeals-left: {self.redeals_left}\n"
             f"Redeals-done: {self.redeals_done}\n{aces}{self.grid_text()}\n"
         )
 
@@ -474,19 +484,20 @@ def new_game(deal: int, variant: str = DEFAULT_VARIANT) -> MontanaPosition:
         aces = tuple(Card.parse(f"A{suit}") for suit in RED_MOON_SUITS)
         others = iter(card for card in dealt if card.rank != ACE)
         cells = tuple(None if cell % COLUMNS == 0 else next(others) for cell in range(CELLS))
-        return MontanaPosition(cells, deal, rules.redeals, 0, aces)
+        return MontanaPosition(cells, deal, rules.redeals, 0, aces, rules)
     cells = tuple(None if card.rank == ACE else card for card in dealt)
     aces = tuple(card for card in dealt if card.rank == ACE) if rules.heads == "dealt" else ()
-    return MontanaPosition(cells, deal, rules.redeals, 0, aces)
+    return MontanaPosition(cells, deal, rules.redeals, 0, aces, rules)
 
 
-_HEADERS: Final = ("deal", "redeals-left", "redeals-done", "aces")
+_HEADERS: Final = ("variant", "deal", "redeals-left", "redeals-done", "aces")
 
 
 def parse(text: str) -> MontanaPosition:
     """Read a position: optional ``Key: value`` headers, then four lines of 13 tokens."""
     headers: dict[str, int] = {}
     aces: tuple[Card, ...] = ()
+    variant: MontanaVariant | None = None
     grid: list[list[str]] = []
     for number, raw in enumerate(text.strip().splitlines(), start=1):
         line = raw.strip()
@@ -499,6 +510,9 @@ def parse(text: str) -> MontanaPosition:
                 raise InvalidPositionError(f"line {number}: unknown header {key!r}")
             if key == "aces":
                 aces = _aces(number, value)
+                continue
+            if key == "variant":
+                variant = _variant(number, value)
                 continue
             if not (value.strip().isascii() and value.strip().isdigit()):
                 raise InvalidPositionError(f"line {number}: {key} must be a number: {value!r}")
@@ -533,13 +547,31 @@ def parse(text: str) -> MontanaPosition:
     if missing:
         names = " ".join(card.text for card in missing)
         raise InvalidPositionError(f"missing card(s): {names}")
-    return MontanaPosition(
-        tuple(cells),
-        headers.get("deal", 0),
-        headers.get("redeals-left", REDEALS[DEFAULT_VARIANT]),
-        headers.get("redeals-done", 0),
-        aces,
-    )
+    done = headers.get("redeals-done", 0)
+    left = headers.get("redeals-left")
+    variant = variant or _variant_of(aces, None if left is None else left + done)
+    if (variant.heads != "none") != bool(aces):
+        raise InvalidPositionError(f"the aces heading the rows do not fit {variant.name}")
+    left = variant.redeals - done if left is None else left
+    return MontanaPosition(tuple(cells), headers.get("deal", 0), left, done, aces, variant)
+
+
+def _variant(number: int, value: str) -> MontanaVariant:
+    """The ``Variant:`` header: a variant's name."""
+    found = BY_NAME.get(value.strip().lower())
+    if found is None:
+        raise InvalidPositionError(f"line {number}: no Montana variant {value.strip()!r}")
+    return found
+
+
+def _variant_of(aces: tuple[Card, ...], redeals: int | None) -> MontanaVariant:
+    """The variant of a text that does not name it (written before positions carried
+    theirs; migration 0016 names it in every stored one): Easy by its four redeals, Red
+    Moon by its aces in suit order, Blue Moon by others, else Montana."""
+    if aces:
+        in_order = "".join(ace.suit for ace in aces) == RED_MOON_SUITS
+        return BY_NAME["red-moon" if in_order else "blue-moon"]
+    return BY_NAME["easy" if redeals == BY_NAME["easy"].redeals else DEFAULT_VARIANT]
 
 
 def _aces(number: int, value: str) -> tuple[Card, ...]:

@@ -35,7 +35,7 @@ def describe(kind: str, action: Action, before: MontanaPosition, after: MontanaP
             # The whole hint, a sentence with its verb (Hindi «… को D11 में रखें।»).
             return _("Hint: %(card)s to %(cell)s.") % shown
         return _("%(card)s to %(cell)s") % shown
-    total = after.redeals_done + after.redeals_left
+    total = after.variant.redeals
     if kind == "hint":
         shown = {"num": isolate(after.redeals_done), "total": isolate(total)}
         return _redeal_hint(after.redeals_done) % shown
