@@ -17,11 +17,11 @@ from app.i18n import gettext as _
 from app.i18n import isolate, ngettext
 from app.rules.kind import Board
 from app.rules.protocol import Action, Answer, Position, Verdict
-from app.service import Game, HistoryEntry, Table, race_feed
+from app.service import Game, HistoryEntry, Table
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.par_words import par_words
-from app.web.players import current_player
+from app.web.players import current_player, page_settings
 from app.web.templating import clock, paths
 from app.words import sentence
 
@@ -35,12 +35,13 @@ def render(
     status_code: int = 200,
     **context: Any,  # Jinja2 takes values of any type
 ) -> Response:
-    """``template`` with ``context``; a whole page (not a ``_fragment``) also gets the
-    player's ``settings``, which its ``<html>`` draws, unless the caller has them."""
+    """``template`` with ``context``; a whole page (not a ``_fragment``) is given the
+    player's ``settings`` (:func:`~app.web.players.page_settings`, read before), which its
+    ``<html>`` draws: drawing reads nothing."""
     if "settings" not in context:
-        page = not template.rpartition("/")[2].startswith("_")
-        player = current_player(request) if page else None
-        context["settings"] = service.settings(db=request.app.state.db, player_id=player)
+        if not template.rpartition("/")[2].startswith("_"):
+            raise TypeError(f"{template} is a page: pass settings=page_settings(request)")
+        context["settings"] = service.DEFAULT_SETTINGS  # a fragment draws no <html>
     templates = request.app.state.templates
     response: HTMLResponse = templates.TemplateResponse(
         request, template, context, status_code=status_code
@@ -111,7 +112,7 @@ def render_game(
         par=table.par,
         par_said=par_said,
         # A game played in a race shows the race beside it (the page, not each move's part).
-        race_token=None if fragment else race_feed.race_of(request.app.state.db, game.id),
+        race_token=None if fragment else table.race,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),
@@ -242,9 +243,11 @@ def steps_page(
             steps.entries, steps.positions, steps.positions[1:], strict=False
         )
     ]
+    fragment = is_htmx(request)
     return render(
         request,
-        "_replay.html" if is_htmx(request) else "replay.html",
+        "_replay.html" if fragment else "replay.html",
+        settings=service.DEFAULT_SETTINGS if fragment else page_settings(request),
         watching=watching,
         **hidden,
         game=game,

@@ -9,6 +9,8 @@ from fastapi.responses import RedirectResponse
 from itsdangerous import BadSignature, URLSafeSerializer
 from starlette.datastructures import URL
 
+from app import service
+
 COOKIE: Final = "player"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
 
@@ -68,3 +70,9 @@ async def _current_player(request: Request) -> str | None:
 
 
 PlayerDep = Annotated[str | None, Depends(_current_player)]
+
+
+def page_settings(request: Request) -> service.Settings:
+    """The player's own table (deck, card size, hand, motion), read before a page is drawn:
+    every whole page draws it on its ``<html>``, and drawing reads nothing."""
+    return service.settings(db=request.app.state.db, player_id=current_player(request))

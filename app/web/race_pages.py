@@ -31,7 +31,7 @@ from app.store import Database
 from app.web.deps import in_thread
 from app.web.htmx import is_htmx
 from app.web.pages import render
-from app.web.players import current_player
+from app.web.players import current_player, page_settings
 from app.web.templating import clock, paths
 
 HEARTBEAT_SECONDS: Final = 15.0
@@ -184,6 +184,7 @@ def page(
         limits=races.LIMITS,
         max_racers=races.MAX_RACERS,
         message=message,
+        settings=page_settings(request),
     )
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Robots-Tag"] = "noindex"

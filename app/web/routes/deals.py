@@ -16,7 +16,7 @@ from app.store import Database
 from app.web.deps import DatabaseDep, SolversDep
 from app.web.errors import words
 from app.web.pages import Context, render
-from app.web.players import PlayerDep, see_other
+from app.web.players import PlayerDep, page_settings, see_other
 from app.web.throttle import limited
 
 router = APIRouter()
@@ -42,6 +42,7 @@ def deal_records(
         records=found,
         kinds=KINDS,
         **_par(request, db, solvers, found),
+        settings=page_settings(request),
     )
 
 
@@ -78,7 +79,7 @@ def _par(request: Request, db: Database, solvers: SolverPool, found: deals.DealR
 @router.get("/daily", name="daily")
 def daily(request: Request, db: DatabaseDep, player: PlayerDep) -> Response:
     found = deals.daily(db=db, player_id=player)
-    return render(request, "daily.html", daily=found, kinds=KINDS)
+    return render(request, "daily.html", daily=found, kinds=KINDS, settings=page_settings(request))
 
 
 @router.post("/daily", name="start_daily", dependencies=[Depends(limited("new_game"))])

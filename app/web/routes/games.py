@@ -38,7 +38,7 @@ from app.web.pages import (
     table_for,
     verdict_words,
 )
-from app.web.players import PlayerDep, current_player, see_other
+from app.web.players import PlayerDep, current_player, page_settings, see_other
 from app.web.routes.home import home_page
 from app.web.templating import paths
 from app.web.throttle import limited
@@ -81,6 +81,7 @@ def my_games(
         transfer_open=shown.transfer_open,
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
         display_name=shown.display_name,
+        settings=page_settings(request),
     )
 
 

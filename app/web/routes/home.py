@@ -17,7 +17,7 @@ from app.web.deal_box import DealRefused
 from app.web.deps import DatabaseDep
 from app.web.names import game_name, variant_name
 from app.web.pages import render
-from app.web.players import PlayerDep
+from app.web.players import PlayerDep, page_settings
 
 router = APIRouter()
 
@@ -43,6 +43,7 @@ def home_page(
         summary=summary,
         winnable=winnable_choices(),
         refused=refused,
+        settings=page_settings(request),
     )
 
 

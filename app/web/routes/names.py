@@ -17,7 +17,7 @@ from app.web.deps import DatabaseDep
 from app.web.errors import too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import render
-from app.web.players import PlayerDep, remember_player, see_other
+from app.web.players import PlayerDep, page_settings, remember_player, see_other
 from app.web.throttle import TooManyRequests
 
 router = APIRouter()
@@ -137,4 +137,5 @@ def _refused(
         name_saved=False,
         name_error=reason,
         name_text=text[:48],
+        settings=page_settings(request),
     )

@@ -9,7 +9,7 @@ from app import transfers
 from app.i18n import gettext as _
 from app.web.deps import DatabaseDep
 from app.web.pages import render
-from app.web.players import PlayerDep, see_other
+from app.web.players import PlayerDep, page_settings, see_other
 from app.web.templating import paths
 
 router = APIRouter()
@@ -26,6 +26,7 @@ def make_transfer(request: Request, db: DatabaseDep, player: PlayerDep) -> Respo
         "transfer_link.html",
         link=str(paths(request).url_for(request, "join", token=token)),
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
+        settings=page_settings(request),
     )
 
 
@@ -49,6 +50,7 @@ def join(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Re
         own=offer.sender == player,
         games_here=offer.games_here,
         action=paths(request).path_for(request, "join", token=token),
+        settings=page_settings(request),
     )
 
 
@@ -69,4 +71,11 @@ def _refused(request: Request, refusal: transfers.TransferRefused) -> Response:
         message = _("This link has expired: make a new one on the other device.")
     else:
         message = _("This link is not valid or was cancelled: copy it again from My games.")
-    return render(request, "error.html", 400, title=_("Cannot use this link"), message=message)
+    return render(
+        request,
+        "error.html",
+        400,
+        title=_("Cannot use this link"),
+        message=message,
+        settings=page_settings(request),
+    )

@@ -11,7 +11,7 @@ from app.service import utcnow
 from app.web import charts
 from app.web.deps import DatabaseDep
 from app.web.pages import render
-from app.web.players import PlayerDep
+from app.web.players import PlayerDep, page_settings
 
 router = APIRouter()
 
@@ -36,6 +36,7 @@ def stats_page(
         yours=yours,
         everyone=stats.overview(db=db, player_id=None),
         charts=[charts.win_rate_chart(data), charts.win_time_chart(data), charts.daily_chart(data)],
+        settings=page_settings(request),
     )
 
 

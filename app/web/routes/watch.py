@@ -14,7 +14,7 @@ from app.web.deps import DatabaseDep
 from app.web.errors import too_many_words
 from app.web.htmx import is_htmx
 from app.web.pages import render, steps_page
-from app.web.players import PlayerDep
+from app.web.players import PlayerDep, page_settings
 from app.web.templating import paths
 from app.web.throttle import TooManyRequests, limited
 
@@ -40,6 +40,7 @@ def _share_page(
         shared=game,
         watch_link=str(paths(request).url_for(request, "watch", token=token)) if token else None,
         slow_message=too_many_words("write") if slowed else None,
+        settings=page_settings(request),
     )
     response.headers["Cache-Control"] = "no-store"
     if slowed is not None:
