@@ -39,6 +39,9 @@ log = logging.getLogger("solitaire.races")
 
 QUEUE_SIZE: Final = 32
 """Change marks a stream may have waiting; one more and the stream is dropped."""
+EARLY: Final = 0.001
+"""A wait this close to its end when the ticker fires ends then (a timer may fire a
+clock's tick early: never a second firing for it)."""
 CHANNEL: Final = "solitaire_races"
 GAMES_KEPT_BYTES: Final = 1 << 20
 """The games known to be in a race (or not): looked up once a game, at its first move."""
@@ -53,16 +56,18 @@ class StreamsFull(Exception):
 class Subscription:
     """One open stream of one race: how many changes it has not taken yet (at most
     :data:`QUEUE_SIZE`), and the future its stream waits on (a count and one future: no
-    queue and no task a wait, as a stream wakes for every change of its race)."""
+    queue and no task a wait, as a stream wakes for every change of its race); its wait's
+    end is kept by its loop's :class:`Ticker` (no timer a wait)."""
 
-    __slots__ = ("address", "dropped", "loop", "token", "waiter", "waiting")
+    __slots__ = ("address", "deadline", "dropped", "ticker", "token", "waiter", "waiting")
 
-    def __init__(self, token: str, address: str, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, token: str, address: str, ticker: Ticker) -> None:
         self.token = token
         self.address = address
-        self.loop = loop
+        self.ticker = ticker
         self.waiting = 0
         self.waiter: asyncio.Future[bool] | None = None
+        self.deadline = 0.0
         self.dropped = False
 
     def offer(self) -> None:
@@ -84,22 +89,61 @@ class Subscription:
         """Wait up to ``timeout`` seconds for a change; True if one came (every mark
         waiting is taken: one read serves them all)."""
         if not self.waiting and not self.dropped:
-            waiter = self.loop.create_future()
+            ticker = self.ticker
+            waiter = ticker.loop.create_future()
             self.waiter = waiter
-            timer = self.loop.call_later(timeout, _settle, waiter)
+            ticker.add(self, ticker.loop.time() + timeout)
             try:
                 await waiter
             finally:
-                timer.cancel()
+                ticker.waiting.discard(self)
                 self.waiter = None
         came = self.waiting > 0 or self.dropped
         self.waiting = 0
         return came
 
 
-def _settle(waiter: asyncio.Future[bool]) -> None:
-    if not waiter.done():
-        waiter.set_result(False)
+class Ticker:
+    """One timer a loop for the waits of all its streams: it fires at the earliest of
+    their ends and settles every wait then over. A stream's wait ends on a change, a
+    heartbeat, a held board's tick or the race's clock: hundreds of streams, each waking
+    twenty times a second, would otherwise make and cancel a timer a wake."""
+
+    __slots__ = ("at", "handle", "loop", "waiting")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: set[Subscription] = set()
+        self.handle: asyncio.TimerHandle | None = None
+        self.at = float("inf")
+
+    def add(self, subscription: Subscription, deadline: float) -> None:
+        subscription.deadline = deadline
+        self.waiting.add(subscription)
+        if deadline < self.at:
+            self._at(deadline)
+
+    def _at(self, moment: float) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        self.at = moment
+        self.handle = self.loop.call_at(moment, self._fire)
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.at = float("inf")
+        now = self.loop.time() + EARLY
+        later = float("inf")
+        for subscription in list(self.waiting):
+            if subscription.deadline <= now:
+                self.waiting.discard(subscription)
+                waiter = subscription.waiter
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(False)
+            elif subscription.deadline < later:
+                later = subscription.deadline
+        if later < float("inf"):
+            self._at(later)
 
 
 class Backend(Protocol):
@@ -255,7 +299,7 @@ class _Latest:
     generation: int
     task: asyncio.Future[Any]
     made_at: datetime | None = None
-    parts: dict[object, bytes] = field(default_factory=dict)
+    parts: dict[object, Any] = field(default_factory=dict)
 
 
 class Feed:
@@ -286,6 +330,7 @@ class Feed:
         self.generations: dict[str, int] = {}
         self.latests: dict[str, _Latest] = {}
         self.loops: set[asyncio.AbstractEventLoop] = set()
+        self.tickers: dict[asyncio.AbstractEventLoop, Ticker] = {}
         self.guard = threading.Lock()
         self.listening = threading.Event()
         self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
@@ -298,7 +343,10 @@ class Feed:
         ):
             raise StreamsFull(address)
         loop = asyncio.get_running_loop()
-        subscription = Subscription(token, address, loop)
+        ticker = self.tickers.get(loop)
+        if ticker is None:
+            ticker = self.tickers[loop] = Ticker(loop)
+        subscription = Subscription(token, address, ticker)
         with self.guard:
             self.loops.add(loop)
         self.streams.setdefault(token, set()).add(subscription)
@@ -329,7 +377,7 @@ class Feed:
         read: Callable[[], Awaitable[T]],
         made_at: Callable[[T], datetime],
         fresh_after: datetime | None = None,
-    ) -> tuple[T, dict[object, bytes]]:
+    ) -> tuple[T, dict[object, Any]]:
         """The race as read since its last change, read once for every stream of this
         process (and again when it was read before ``fresh_after``: a countdown's end, a
         time limit); with the parts drawn from it so far."""
