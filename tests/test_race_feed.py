@@ -72,6 +72,36 @@ def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database
         assert stream.waiting == 0
         assert made.generations["t"] == 1  # one read serves the twenty
         assert not await stream.wait(0.2)
+        made.publish("t")  # a change after the fan-out: heard again
+        assert await stream.wait(5)
+        assert made.generations["t"] == 2 and not made.noted
+
+    in_own_thread(run)
+
+
+def test_a_change_wakes_the_loop_once_an_interval(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        made.interval = 0.05
+        made.publish("t")  # no stream open: nothing to wake
+        assert not made.noted
+        stream = made.subscribe("t", "a")
+        made.subscribe("u", "b")
+        woken = 0
+        soon = made._soon
+
+        def counted(token: str) -> None:
+            nonlocal woken
+            woken += 1
+            soon(token)
+
+        made._soon = counted  # type: ignore[method-assign]
+        for _ in range(20):
+            made.publish("t")
+        made.publish("v")  # a race with no stream here: not kept noted
+        assert made.noted == {"t", "v"}
+        assert await stream.wait(5)
+        assert woken == 2 and not made.noted
 
     in_own_thread(run)
 

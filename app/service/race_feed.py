@@ -321,6 +321,9 @@ class Feed:
         (one read, one send each): what a race's streams cost is bounded however fast its
         racers move."""
         self.pending: set[str] = set()
+        self.noted: set[str] = set()
+        """Races whose change was handed to the event loops and not yet fanned out (any
+        thread, under :attr:`guard`)."""
         self.backend = backend
         self.max_streams = max_streams
         self.per_address = per_address
@@ -417,21 +420,32 @@ class Feed:
             log.warning("race feed: a change was not announced", exc_info=True)
 
     def deliver(self, token: str) -> None:
-        """A change heard (from this process or another): to the streams of this one."""
+        """A change heard (from this process or another): to the streams of this one. A
+        race already due to fan out (its interval running) is not told again: a move
+        wakes the event loop only when its race's streams would not hear of it anyway."""
         with self.guard:
+            if token in self.noted or not self.loops:
+                return
+            self.noted.add(token)
             loops = list(self.loops)
         for loop in loops:
             with contextlib.suppress(RuntimeError):  # a loop that has closed
                 loop.call_soon_threadsafe(self._soon, token)
 
     def _soon(self, token: str) -> None:
-        if token not in self.streams or token in self.pending:
+        if token not in self.streams:
+            with self.guard:
+                self.noted.discard(token)
+            return
+        if token in self.pending:
             return
         self.pending.add(token)
         asyncio.get_running_loop().call_later(self.interval, self._fan, token)
 
     def _fan(self, token: str) -> None:
         self.pending.discard(token)
+        with self.guard:  # a change noted from now on fans out again
+            self.noted.discard(token)
         found = self.streams.get(token)
         if not found:
             return
