@@ -44,6 +44,10 @@ VIEWER: Final = "solitaire.race_viewer"
 BOARD_SECONDS: Final = 1.0
 """A racer's small board is sent to a stream at most this often (the latest position
 then): a board is bigger than the table's rows, and the table says every move."""
+BOARD_GRACE_SECONDS: Final = 0.2
+"""A board held back waits this long past its tick for the race's next change, to go in
+the same chunk (a race in play changes every few hundredths of a second); it goes alone
+only when none comes."""
 BOARDS_KEPT_BYTES: Final = 4 << 20
 """The small boards drawn (each as an event, per racer, version and language)."""
 _INERT = re.compile(
@@ -441,7 +445,8 @@ async def stream(
             if moment is not None:
                 timeout = min(timeout, max(0.0, (moment - utcnow()).total_seconds()) + 0.05)
             if sending.due is not None:
-                timeout = min(timeout, max(0.0, sending.due - time.monotonic()))
+                held = sending.due + BOARD_GRACE_SECONDS - time.monotonic()
+                timeout = min(timeout, max(0.0, held))
             changed = await subscription.wait(timeout)
             if subscription.dropped:
                 return
