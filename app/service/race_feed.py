@@ -59,7 +59,9 @@ class Subscription:
     queue and no task a wait, as a stream wakes for every change of its race); its wait's
     end is kept by its loop's :class:`Ticker` (no timer a wait)."""
 
-    __slots__ = ("address", "deadline", "dropped", "ticker", "token", "waiter", "waiting")
+    __slots__ = (
+        "address", "deadline", "dropped", "push", "ticker", "token", "waiter", "waiting",
+    )  # fmt: skip
 
     def __init__(self, token: str, address: str, ticker: Ticker) -> None:
         self.token = token
@@ -69,6 +71,8 @@ class Subscription:
         self.waiter: asyncio.Future[bool] | None = None
         self.deadline = 0.0
         self.dropped = False
+        self.push: Push | None = None
+        """How its stream takes a change without waking (:class:`Push`), once it can."""
 
     def offer(self) -> None:
         """A change (in the event loop): marked, or the stream dropped when it is full."""
@@ -84,6 +88,11 @@ class Subscription:
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(True)
+
+    def wait_less(self, timeout: float) -> None:
+        """The wait under way ends in ``timeout`` seconds (sooner or later than asked)."""
+        if self in self.ticker.waiting:
+            self.ticker.add(self, self.ticker.loop.time() + timeout)
 
     async def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a change; True if one came (every mark
@@ -101,6 +110,19 @@ class Subscription:
         came = self.waiting > 0 or self.dropped
         self.waiting = 0
         return came
+
+
+@dataclass(frozen=True, slots=True)
+class Push:
+    """A stream that takes a change without its task waking: ``read`` reads the race
+    (once for all such streams, :meth:`Feed.latest`), ``made_at`` says when a reading
+    was made, and ``take`` writes what the stream sends of it straight on; False when
+    the stream's task must (it has a chunk on its way, the client reads slowly, or the
+    change is one the live region speaks of)."""
+
+    read: Callable[[], Awaitable[Any]]
+    made_at: Callable[[Any], datetime]
+    take: Callable[[Any, dict[object, Any]], bool]
 
 
 class Ticker:
@@ -333,6 +355,7 @@ class Feed:
         self.generations: dict[str, int] = {}
         self.latests: dict[str, _Latest] = {}
         self.loops: set[asyncio.AbstractEventLoop] = set()
+        self.pushing: set[asyncio.Future[None]] = set()
         self.tickers: dict[asyncio.AbstractEventLoop, Ticker] = {}
         self.guard = threading.Lock()
         self.listening = threading.Event()
@@ -450,10 +473,37 @@ class Feed:
         if not found:
             return
         self.generations[token] = self.generations.get(token, 0) + 1
+        pushed = []
         for subscription in list(found):
+            if subscription.push is not None and subscription.waiter is not None:
+                pushed.append(subscription)
+                continue
             subscription.offer()
             if subscription.dropped:  # woken, to end
                 self.unsubscribe(subscription)
+        if pushed:
+            task = asyncio.ensure_future(self._push(token, pushed))
+            self.pushing.add(task)
+            task.add_done_callback(self.pushing.discard)
+
+    async def _push(self, token: str, pushed: list[Subscription]) -> None:
+        """A change to the streams that take it without waking: the race read once,
+        then written to each; a stream that cannot take it is woken as any other."""
+        first = pushed[0].push
+        assert first is not None
+        try:
+            value, parts = await self.latest(token, first.read, first.made_at)
+        except Exception:  # each stream reads it again
+            log.warning("race feed: a change was not read", exc_info=True)
+            value, parts = None, {}
+        for subscription in pushed:
+            push = subscription.push
+            if push is None or subscription.waiting or subscription.dropped:
+                continue  # gone, or already woken for a later change
+            if value is None or not push.take(value, parts):
+                subscription.offer()
+                if subscription.dropped:
+                    self.unsubscribe(subscription)
 
     def race_of(self, game_id: str) -> str:
         """The race a game (one the site has) is played in, or ``""``: read once a game.

@@ -77,10 +77,24 @@ def chunk_writer(send: Send | None, scope: Scope) -> Callable[[bytes | memoryvie
     return write
 
 
-class EventStream(StreamingResponse):
-    """``text/event-stream``, never stored by a cache or buffered by a proxy."""
+Writer = Callable[[bytes | memoryview], bool]
 
-    def __init__(self, content: object) -> None:
+
+class Straight:
+    """Where a stream's source may write its events straight on once the answer has
+    begun (:func:`chunk_writer`'s writer, set by :class:`EventStream`), or ``None``."""
+
+    __slots__ = ("write",)
+
+    def __init__(self) -> None:
+        self.write: Writer | None = None
+
+
+class EventStream(StreamingResponse):
+    """``text/event-stream``, never stored by a cache or buffered by a proxy; its source
+    may also write events itself, through ``straight``."""
+
+    def __init__(self, content: object, straight: Straight | None = None) -> None:
         super().__init__(
             content,  # type: ignore[arg-type]
             media_type="text/event-stream",
@@ -88,6 +102,7 @@ class EventStream(StreamingResponse):
         )
         self.outer: Send | None = None
         self.scope: Scope = {}
+        self.straight = straight
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         outer = scope.get(SEND)
@@ -100,6 +115,8 @@ class EventStream(StreamingResponse):
         start = {"type": "http.response.start", "status": self.status_code}
         await send({**start, "headers": self.raw_headers})
         write = chunk_writer(self.outer, self.scope)
+        if self.straight is not None:
+            self.straight.write = write
         async for chunk in self.body_iterator:
             body = chunk.encode(self.charset) if isinstance(chunk, str) else chunk
             if write is None or not write(body):

@@ -26,9 +26,10 @@ from app.i18n import gettext as _
 from app.i18n import isolate
 from app.service import deals, races
 from app.service.model import utcnow
-from app.service.race_feed import Feed, Subscription
+from app.service.race_feed import Feed, Push, Subscription
 from app.store import Database
 from app.web.deps import in_thread
+from app.web.event_stream import Straight
 from app.web.htmx import is_htmx
 from app.web.pages import render
 from app.web.players import current_player
@@ -323,6 +324,8 @@ class Sending:
     shown: Shown
     due: float | None
     moment: datetime | None
+    news: bool = False
+    """It says what the live region speaks of, the race's state or its end."""
 
 
 def _next(
@@ -354,7 +357,9 @@ def _next(
             sent[racer.joined] = (racer.version, tick)
             out.append(_board_event(request, race, racer))
     before = shown.race
+    news = False
     if rows:
+        news = race.change != shown.change or race.state == "finished"
         if race.change != shown.change:
             words = said(before, race)
             if words:
@@ -368,7 +373,7 @@ def _next(
         (joined, version, sent_in) for joined, (version, sent_in) in sorted(sent.items())
     )
     now = Shown(race, boards) if race is not before or boards != shown.boards else shown
-    return Sending(b"".join(out), now, due, _next_moment(now.race))
+    return Sending(b"".join(out), now, due, _next_moment(now.race), news)
 
 
 def _sending(
@@ -422,15 +427,34 @@ async def stream(
     subscription: Subscription,
     first: races.Race,
     language: i18n.LocaleCode,
+    straight: Straight | None = None,
 ) -> AsyncIterator[bytes]:
     """The race's events: ``racers`` (the table's rows), ``board-N`` (a racer's small
     board), ``said`` (the live region's words), ``state`` (the page asks its ``#race``
     part again), ``end`` (the race is over: the stream closes); a comment every
-    :data:`HEARTBEAT_SECONDS` otherwise. What one wake sends goes as one chunk."""
+    :data:`HEARTBEAT_SECONDS` otherwise. What one wake sends goes as one chunk.
+
+    Where the events can be written straight on (``straight``), a change of rows and
+    boards is, by the feed, without this task waking (:class:`Push`); this task sends
+    the rest (what the live region says, the state, the end, held boards, heartbeats)."""
     token = first.token
+    busy = True
+    """This task has a chunk on its way: nothing is written past it."""
 
     async def read() -> races.Race:
         return await in_thread(races.race, db=db, token=token)
+
+    def wait_for(sending: Sending) -> float:
+        """Seconds until this task wakes unless a change comes: a heartbeat, the race's
+        clock (countdown's end, time limit), a board held back."""
+        timeout = HEARTBEAT_SECONDS
+        if sending.moment is not None:
+            left = (sending.moment - utcnow()).total_seconds()
+            timeout = min(timeout, max(0.0, left) + 0.05)
+        if sending.due is not None:
+            held = sending.due + BOARD_GRACE_SECONDS - time.monotonic()
+            timeout = min(timeout, max(0.0, held))
+        return timeout
 
     try:
         retry = f"retry: {RETRY_MS}\n\n".encode()
@@ -439,34 +463,51 @@ async def stream(
             return
         sending = _sending(request, language, first, {}, Shown(first), rows=True)
         yield retry + sending.out
+
+        def take(race: races.Race, parts: dict[object, Any]) -> bool:
+            nonlocal sending
+            write = straight.write if straight is not None else None
+            if busy or write is None:
+                return False
+            now = _sending(request, language, race, parts, sending.shown, rows=True)
+            if now.news or not write(now.out):
+                return False
+            sending = now
+            subscription.wait_less(wait_for(now))
+            return True
+
+        subscription.push = Push(read, _made_at, take)
         while True:
-            moment = sending.moment
-            timeout = HEARTBEAT_SECONDS
-            if moment is not None:
-                timeout = min(timeout, max(0.0, (moment - utcnow()).total_seconds()) + 0.05)
-            if sending.due is not None:
-                held = sending.due + BOARD_GRACE_SECONDS - time.monotonic()
-                timeout = min(timeout, max(0.0, held))
-            changed = await subscription.wait(timeout)
+            busy = False
+            changed = await subscription.wait(wait_for(sending))
             if subscription.dropped:
                 return
+            moment = sending.moment
             due = moment is not None and utcnow() >= moment
             if not changed and not due:
                 if sending.due is not None and time.monotonic() >= sending.due:
-                    latest, parts = await feed.latest(token, read, lambda r: r.now)
+                    latest, parts = await feed.latest(token, read, _made_at)
                     sending = _sending(request, language, latest, parts, sending.shown, rows=False)
+                    busy = True
                     yield sending.out or BEAT  # a board held back: its latest now
                     continue
+                busy = True
                 yield BEAT
                 continue
             race, parts = await feed.latest(
-                token, read, lambda r: r.now, fresh_after=moment if due else None
+                token, read, _made_at, fresh_after=moment if due else None
             )
             sending = _sending(request, language, race, parts, sending.shown, rows=True)
+            busy = True
             yield sending.out
             if race.state == "finished":
                 return
     except asyncio.CancelledError:
         raise
     finally:
+        subscription.push = None
         feed.unsubscribe(subscription)
+
+
+def _made_at(race: races.Race) -> datetime:
+    return race.now
