@@ -12,7 +12,7 @@ import asyncio
 import re
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Final
 
@@ -463,6 +463,7 @@ async def stream(
             return
         sending = _sending(request, language, first, {}, Shown(first), rows=True)
         yield retry + sending.out
+        sending = replace(sending, out=b"")  # this stream's own: not kept once sent
 
         def take(race: races.Race, parts: dict[object, Any]) -> bool:
             nonlocal sending
