@@ -96,10 +96,11 @@ def rss_mib(pid: int) -> float:
     return 0.0
 
 
-def cpu_seconds(pid: int) -> float:
-    """The process's CPU time so far (user and system)."""
+def cpu_seconds(pid: int, *, kernel: bool = False) -> float:
+    """The process's CPU time so far (user and system; ``kernel``: system only)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    system = int(fields[12])
+    return (system + (0 if kernel else int(fields[11]))) / os.sysconf("SC_CLK_TCK")
 
 
 def set_up(url: str) -> tuple[str, list[tuple[httpx.Client, str]]]:
@@ -267,9 +268,11 @@ def main() -> None:
         racing.sent = [{} for _ in games]
         racing.took = []
         cpu = sum(cpu_seconds(p.pid) for p in servers)
+        kernel = sum(cpu_seconds(p.pid, kernel=True) for p in servers)
         bare_moves = racing.run(args.seconds)
         bare = bare_moves / args.seconds
         bare_cpu = (sum(cpu_seconds(p.pid) for p in servers) - cpu) / bare_moves
+        bare_kernel = (sum(cpu_seconds(p.pid, kernel=True) for p in servers) - kernel) / bare_moves
         bare_took = percentile(racing.took, 0.5)
         before = sum(rss_mib(p.pid) for p in servers)
 
@@ -299,9 +302,13 @@ def main() -> None:
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )  # fmt: skip
         cpu = sum(cpu_seconds(p.pid) for p in servers)
+        kernel = sum(cpu_seconds(p.pid, kernel=True) for p in servers)
         watched_moves = racing.run(args.seconds)
         watched = watched_moves / args.seconds
         watched_cpu = (sum(cpu_seconds(p.pid) for p in servers) - cpu) / watched_moves
+        watched_kernel = (
+            sum(cpu_seconds(p.pid, kernel=True) for p in servers) - kernel
+        ) / watched_moves
         if spy is not None:
             spy.wait(60)
         took = racing.took
@@ -321,7 +328,8 @@ def main() -> None:
         print(f"  server CPU a move: {1000 * bare_cpu:.2f} ms with no stream, "
               f"{1000 * watched_cpu:.2f} ms with {args.watchers} streams (their events "
               f"included): {100 * bare_cpu / watched_cpu:.0f} % of the rate a core allows "
-              "(the share above, without the clients' use of the cores)")  # fmt: skip
+              "(the share above, without the clients' use of the cores); of which the "
+              f"kernel's: {1000 * bare_kernel:.2f} and {1000 * watched_kernel:.2f} ms")  # fmt: skip
         print(f"  a move's own time (request to answer): p50 {1000 * bare_took:.1f} ms with no "
               f"stream, {1000 * percentile(took, 0.5):.1f} ms with streams")  # fmt: skip
         print(f"  move to every stream: p50 {1000 * percentile(found, 0.5):.1f} ms, "

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from app.service import race_feed
-from app.service.race_feed import QUEUE_SIZE, Feed, Local, StreamsFull
+from app.service.race_feed import QUEUE_SIZE, Feed, Local, Push, StreamsFull
 from app.store import Database
 from tests.own_loop import in_own_thread
 
@@ -72,6 +72,36 @@ def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database
         assert stream.waiting == 0
         assert made.generations["t"] == 1  # one read serves the twenty
         assert not await stream.wait(0.2)
+        made.publish("t")  # a change after the fan-out: heard again
+        assert await stream.wait(5)
+        assert made.generations["t"] == 2 and not made.noted
+
+    in_own_thread(run)
+
+
+def test_a_change_wakes_the_loop_once_an_interval(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        made.interval = 0.05
+        made.publish("t")  # no stream open: nothing to wake
+        assert not made.noted
+        stream = made.subscribe("t", "a")
+        made.subscribe("u", "b")
+        woken = 0
+        soon = made._soon
+
+        def counted(token: str) -> None:
+            nonlocal woken
+            woken += 1
+            soon(token)
+
+        made._soon = counted  # type: ignore[method-assign]
+        for _ in range(20):
+            made.publish("t")
+        made.publish("v")  # a race with no stream here: not kept noted
+        assert made.noted == {"t", "v"}
+        assert await stream.wait(5)
+        assert woken == 2 and not made.noted
 
     in_own_thread(run)
 
@@ -105,3 +135,56 @@ def test_no_feed_no_announcement(sqlite_db: Database) -> None:
     assert race_feed.feed_of(sqlite_db) is None
     race_feed.moved(sqlite_db, "x" * 24)  # a site without a feed: nothing to tell
     assert race_feed.race_of(sqlite_db, "x" * 24) is None
+
+
+def test_a_change_is_pushed_to_the_streams_that_take_it_and_wakes_the_others(
+    sqlite_db: Database,
+) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10, per_address=0)
+        moment = datetime(2026, 1, 1, tzinfo=UTC)
+        reads = 0
+        taken: list[tuple[str, int]] = []
+
+        async def read() -> int:
+            nonlocal reads
+            reads += 1
+            return reads
+
+        def taker(name: str, *, takes: bool) -> Push:
+            def take(value: int, parts: dict[object, object]) -> bool:
+                taken.append((name, value))
+                return takes
+
+            return Push(read, lambda _: moment, take)
+
+        quick, slow, plain = (made.subscribe("t", address) for address in "abc")
+        quick.push = taker("quick", takes=True)
+        slow.push = taker("slow", takes=False)  # its client reads slowly: its task takes it
+        waits = [asyncio.ensure_future(s.wait(5)) for s in (quick, slow, plain)]
+        await asyncio.sleep(0)  # each waiting
+        made._fan("t")
+        assert await waits[1] and await waits[2]  # woken
+        assert not waits[0].done()  # written straight on: its task sleeps on
+        assert reads == 1 and sorted(taken) == [("quick", 1), ("slow", 1)]
+        quick.wake()
+        await waits[0]
+
+    in_own_thread(run)
+
+
+def test_a_change_that_cannot_be_read_wakes_every_stream(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10, per_address=0)
+
+        async def read() -> int:
+            raise OSError("the database went away")
+
+        stream = made.subscribe("t", "a")
+        stream.push = Push(read, lambda _: datetime(2026, 1, 1, tzinfo=UTC), lambda v, p: True)
+        waiting = asyncio.ensure_future(stream.wait(5))
+        await asyncio.sleep(0)
+        made._fan("t")
+        assert await waiting  # its task reads it again
+
+    in_own_thread(run)

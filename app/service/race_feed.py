@@ -39,6 +39,9 @@ log = logging.getLogger("solitaire.races")
 
 QUEUE_SIZE: Final = 32
 """Change marks a stream may have waiting; one more and the stream is dropped."""
+EARLY: Final = 0.001
+"""A wait this close to its end when the ticker fires ends then (a timer may fire a
+clock's tick early: never a second firing for it)."""
 CHANNEL: Final = "solitaire_races"
 GAMES_KEPT_BYTES: Final = 1 << 20
 """The games known to be in a race (or not): looked up once a game, at its first move."""
@@ -53,17 +56,23 @@ class StreamsFull(Exception):
 class Subscription:
     """One open stream of one race: how many changes it has not taken yet (at most
     :data:`QUEUE_SIZE`), and the future its stream waits on (a count and one future: no
-    queue and no task a wait, as a stream wakes for every change of its race)."""
+    queue and no task a wait, as a stream wakes for every change of its race); its wait's
+    end is kept by its loop's :class:`Ticker` (no timer a wait)."""
 
-    __slots__ = ("address", "dropped", "loop", "token", "waiter", "waiting")
+    __slots__ = (
+        "address", "deadline", "dropped", "push", "ticker", "token", "waiter", "waiting",
+    )  # fmt: skip
 
-    def __init__(self, token: str, address: str, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, token: str, address: str, ticker: Ticker) -> None:
         self.token = token
         self.address = address
-        self.loop = loop
+        self.ticker = ticker
         self.waiting = 0
         self.waiter: asyncio.Future[bool] | None = None
+        self.deadline = 0.0
         self.dropped = False
+        self.push: Push | None = None
+        """How its stream takes a change without waking (:class:`Push`), once it can."""
 
     def offer(self) -> None:
         """A change (in the event loop): marked, or the stream dropped when it is full."""
@@ -80,26 +89,83 @@ class Subscription:
         if waiter is not None and not waiter.done():
             waiter.set_result(True)
 
+    def wait_less(self, timeout: float) -> None:
+        """The wait under way ends in ``timeout`` seconds (sooner or later than asked)."""
+        if self in self.ticker.waiting:
+            self.ticker.add(self, self.ticker.loop.time() + timeout)
+
     async def wait(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for a change; True if one came (every mark
         waiting is taken: one read serves them all)."""
         if not self.waiting and not self.dropped:
-            waiter = self.loop.create_future()
+            ticker = self.ticker
+            waiter = ticker.loop.create_future()
             self.waiter = waiter
-            timer = self.loop.call_later(timeout, _settle, waiter)
+            ticker.add(self, ticker.loop.time() + timeout)
             try:
                 await waiter
             finally:
-                timer.cancel()
+                ticker.waiting.discard(self)
                 self.waiter = None
         came = self.waiting > 0 or self.dropped
         self.waiting = 0
         return came
 
 
-def _settle(waiter: asyncio.Future[bool]) -> None:
-    if not waiter.done():
-        waiter.set_result(False)
+@dataclass(frozen=True, slots=True)
+class Push:
+    """A stream that takes a change without its task waking: ``read`` reads the race
+    (once for all such streams, :meth:`Feed.latest`), ``made_at`` says when a reading
+    was made, and ``take`` writes what the stream sends of it straight on; False when
+    the stream's task must (it has a chunk on its way, the client reads slowly, or the
+    change is one the live region speaks of)."""
+
+    read: Callable[[], Awaitable[Any]]
+    made_at: Callable[[Any], datetime]
+    take: Callable[[Any, dict[object, Any]], bool]
+
+
+class Ticker:
+    """One timer a loop for the waits of all its streams: it fires at the earliest of
+    their ends and settles every wait then over. A stream's wait ends on a change, a
+    heartbeat, a held board's tick or the race's clock: hundreds of streams, each waking
+    twenty times a second, would otherwise make and cancel a timer a wake."""
+
+    __slots__ = ("at", "handle", "loop", "waiting")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.waiting: set[Subscription] = set()
+        self.handle: asyncio.TimerHandle | None = None
+        self.at = float("inf")
+
+    def add(self, subscription: Subscription, deadline: float) -> None:
+        subscription.deadline = deadline
+        self.waiting.add(subscription)
+        if deadline < self.at:
+            self._at(deadline)
+
+    def _at(self, moment: float) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+        self.at = moment
+        self.handle = self.loop.call_at(moment, self._fire)
+
+    def _fire(self) -> None:
+        self.handle = None
+        self.at = float("inf")
+        now = self.loop.time() + EARLY
+        later = float("inf")
+        for subscription in list(self.waiting):
+            if subscription.deadline <= now:
+                self.waiting.discard(subscription)
+                waiter = subscription.waiter
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(False)
+            elif subscription.deadline < later:
+                later = subscription.deadline
+        if later < float("inf"):
+            self._at(later)
 
 
 class Backend(Protocol):
@@ -255,7 +321,7 @@ class _Latest:
     generation: int
     task: asyncio.Future[Any]
     made_at: datetime | None = None
-    parts: dict[object, bytes] = field(default_factory=dict)
+    parts: dict[object, Any] = field(default_factory=dict)
 
 
 class Feed:
@@ -277,6 +343,9 @@ class Feed:
         (one read, one send each): what a race's streams cost is bounded however fast its
         racers move."""
         self.pending: set[str] = set()
+        self.noted: set[str] = set()
+        """Races whose change was handed to the event loops and not yet fanned out (any
+        thread, under :attr:`guard`)."""
         self.backend = backend
         self.max_streams = max_streams
         self.per_address = per_address
@@ -286,6 +355,8 @@ class Feed:
         self.generations: dict[str, int] = {}
         self.latests: dict[str, _Latest] = {}
         self.loops: set[asyncio.AbstractEventLoop] = set()
+        self.pushing: set[asyncio.Future[None]] = set()
+        self.tickers: dict[asyncio.AbstractEventLoop, Ticker] = {}
         self.guard = threading.Lock()
         self.listening = threading.Event()
         self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
@@ -298,7 +369,10 @@ class Feed:
         ):
             raise StreamsFull(address)
         loop = asyncio.get_running_loop()
-        subscription = Subscription(token, address, loop)
+        ticker = self.tickers.get(loop)
+        if ticker is None:
+            ticker = self.tickers[loop] = Ticker(loop)
+        subscription = Subscription(token, address, ticker)
         with self.guard:
             self.loops.add(loop)
         self.streams.setdefault(token, set()).add(subscription)
@@ -329,7 +403,7 @@ class Feed:
         read: Callable[[], Awaitable[T]],
         made_at: Callable[[T], datetime],
         fresh_after: datetime | None = None,
-    ) -> tuple[T, dict[object, bytes]]:
+    ) -> tuple[T, dict[object, Any]]:
         """The race as read since its last change, read once for every stream of this
         process (and again when it was read before ``fresh_after``: a countdown's end, a
         time limit); with the parts drawn from it so far."""
@@ -369,29 +443,67 @@ class Feed:
             log.warning("race feed: a change was not announced", exc_info=True)
 
     def deliver(self, token: str) -> None:
-        """A change heard (from this process or another): to the streams of this one."""
+        """A change heard (from this process or another): to the streams of this one. A
+        race already due to fan out (its interval running) is not told again: a move
+        wakes the event loop only when its race's streams would not hear of it anyway."""
         with self.guard:
+            if token in self.noted or not self.loops:
+                return
+            self.noted.add(token)
             loops = list(self.loops)
         for loop in loops:
             with contextlib.suppress(RuntimeError):  # a loop that has closed
                 loop.call_soon_threadsafe(self._soon, token)
 
     def _soon(self, token: str) -> None:
-        if token not in self.streams or token in self.pending:
+        if token not in self.streams:
+            with self.guard:
+                self.noted.discard(token)
+            return
+        if token in self.pending:
             return
         self.pending.add(token)
         asyncio.get_running_loop().call_later(self.interval, self._fan, token)
 
     def _fan(self, token: str) -> None:
         self.pending.discard(token)
+        with self.guard:  # a change noted from now on fans out again
+            self.noted.discard(token)
         found = self.streams.get(token)
         if not found:
             return
         self.generations[token] = self.generations.get(token, 0) + 1
+        pushed = []
         for subscription in list(found):
+            if subscription.push is not None and subscription.waiter is not None:
+                pushed.append(subscription)
+                continue
             subscription.offer()
             if subscription.dropped:  # woken, to end
                 self.unsubscribe(subscription)
+        if pushed:
+            task = asyncio.ensure_future(self._push(token, pushed))
+            self.pushing.add(task)
+            task.add_done_callback(self.pushing.discard)
+
+    async def _push(self, token: str, pushed: list[Subscription]) -> None:
+        """A change to the streams that take it without waking: the race read once,
+        then written to each; a stream that cannot take it is woken as any other."""
+        first = pushed[0].push
+        assert first is not None
+        try:
+            value, parts = await self.latest(token, first.read, first.made_at)
+        except Exception:  # each stream reads it again
+            log.warning("race feed: a change was not read", exc_info=True)
+            value, parts = None, {}
+        for subscription in pushed:
+            push = subscription.push
+            if push is None or subscription.waiting or subscription.dropped:
+                continue  # gone, or already woken for a later change
+            if value is None or not push.take(value, parts):
+                subscription.offer()
+                if subscription.dropped:
+                    self.unsubscribe(subscription)
 
     def race_of(self, game_id: str) -> str:
         """The race a game (one the site has) is played in, or ``""``: read once a game.

@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from itsdangerous import URLSafeSerializer
+from starlette.types import ASGIApp
 
 from app.config import ROOT, Settings, get_settings, secret_key, site_address
 from app.service import race_feed, solvers
@@ -16,6 +17,7 @@ from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
 from app.web.compression import GZip
+from app.web.event_stream import ServerSend
 from app.web.language import Language
 from app.web.language import router as language_router
 from app.web.routes import deals, games, home, names, players, races, rules, stats, watch
@@ -23,6 +25,14 @@ from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
 from app.web.throttle import Throttle
+
+
+class Site(FastAPI):
+    """The site's application: outside all its layers, the server's own send is noted
+    for the event streams (:class:`ServerSend`)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return ServerSend(super().build_middleware_stack())
 
 
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
@@ -35,7 +45,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         yield
         pool.close()  # the solver processes end with the site
 
-    app = FastAPI(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan)
+    app = Site(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.settings = settings
     app.state.db = db or Database(settings.database_url)
     app.state.templates = make_templates(site_address(settings))

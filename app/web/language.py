@@ -17,7 +17,6 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app import i18n
-from app.web.event_stream import keep_send
 
 COOKIE: Final = "lang"
 COOKIE_MAX_AGE: Final = 10 * 365 * 24 * 3600
@@ -54,7 +53,6 @@ class Language:
             return
         code = choose(Headers(scope=scope), pseudo=self.pseudo)
         tag = code.encode()
-        keep_send(scope, send)  # outermost: an event stream's events go straight there
 
         async def send_with_language(message: Message) -> None:
             if message["type"] == "http.response.start":

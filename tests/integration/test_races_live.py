@@ -104,3 +104,40 @@ def test_a_move_on_one_worker_reaches_a_race_page_served_by_another(
     assert version_of(two, game) == 1  # racer one's game, as stored, on the worker left
     late = Stream(f"{b.url}{race}/events")  # a page that reconnects reads the same rows
     late.wait_for(lambda name, data: name == "racers" and moves_of(data) == [1, 1])
+
+
+def test_moves_reach_a_watcher_and_each_change_is_said_once(
+    start_server: Callable[..., Server],
+) -> None:
+    """One worker on SQLite, as the bench runs it: a watcher's stream gets every move
+    (written straight on, its task asleep) and hears each standing's change once."""
+    server = start_server()
+    one = httpx.Client(base_url=server.url, timeout=WAIT)
+    two = httpx.Client(base_url=server.url, timeout=WAIT)
+    race = one.post("/races", data={"kind": "freecell", "deal": "1"}).headers["location"]
+    assert two.post(f"{race}/join").status_code == 303
+    assert one.post(f"{race}/start").status_code == 303
+    watcher = Stream(f"{server.url}{race}/events")
+    watcher.wait_for(lambda name, data: name == "racers")
+    deadline = time.monotonic() + WAIT
+    while "Play your game" not in (page := one.get(race).text):  # the 3-second countdown
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    (game,) = re.findall(r'href="(/games/[\w-]+)"', page)
+    (theirs,) = re.findall(r'href="(/games/[\w-]+)"', two.get(race).text)
+    for version in range(6):
+        action = "6a" if version % 2 == 0 else "undo"
+        answer = one.post(f"{game}/actions", data={"action": action, "version": str(version)})
+        assert answer.status_code == 303
+    watcher.wait_for(lambda name, data: name == "racers" and 'data-version="6"' in data)
+    resigned = two.post(f"{theirs}/actions", data={"action": "resign", "version": "0"})
+    assert resigned.status_code == 303
+    gave_up = watcher.wait_for(lambda name, data: name == "said" and "given up" in data)
+    assert gave_up == "anonymous 2 has given up."
+    resigned = one.post(f"{game}/actions", data={"action": "resign", "version": "6"})
+    assert resigned.status_code == 303
+    said = []
+    while (found := watcher.events.get(timeout=WAIT))[0] != "end":
+        if found[0] == "said":
+            said.append(found[1])
+    assert said == ["anonymous 1 has given up. The race is over."]  # each change said once

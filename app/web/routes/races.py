@@ -14,7 +14,7 @@ from app.service.players import ensure_player
 from app.web import race_pages as pages
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import render_error
-from app.web.event_stream import EventStream
+from app.web.event_stream import EventStream, Straight
 from app.web.htmx import is_htmx
 from app.web.players import PlayerDep, remember_player, see_other
 from app.web.throttle import limited
@@ -124,8 +124,9 @@ async def race_events(request: Request, db: DatabaseDep, token: str) -> Response
         response = render_error(request, 503, i18n.gettext("Try again soon"), message)
         response.headers["Retry-After"] = "5"
         return response
-    stream = pages.stream(request, db, feed, subscription, race, i18n.current())
-    return EventStream(stream)
+    straight = Straight()
+    stream = pages.stream(request, db, feed, subscription, race, i18n.current(), straight)
+    return EventStream(stream, straight)
 
 
 def not_found(request: Request) -> Response:
