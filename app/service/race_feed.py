@@ -24,10 +24,10 @@ import contextlib
 import logging
 import threading
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final, Protocol, TypeVar
+from typing import Final, Protocol, TypeVar, cast
 
 from sqlalchemy import text
 
@@ -112,6 +112,11 @@ class Subscription:
         return came
 
 
+Parts = dict[Hashable, object]
+"""What a race's streams drew from one reading of it, shared by them (each drawer keeps
+its own keys, and checks the type of what it finds)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Push:
     """A stream that takes a change without its task waking: ``read`` reads the race
@@ -120,9 +125,9 @@ class Push:
     the stream's task must (it has a chunk on its way, the client reads slowly, or the
     change is one the live region speaks of)."""
 
-    read: Callable[[], Awaitable[Any]]
-    made_at: Callable[[Any], datetime]
-    take: Callable[[Any, dict[object, Any]], bool]
+    read: Callable[[], Awaitable[object]]
+    made_at: Callable[[object], datetime]
+    take: Callable[[object, Parts], bool]
 
 
 class Ticker:
@@ -319,9 +324,9 @@ class _Latest:
     """The race as last read for its streams, and the parts drawn from it (per language)."""
 
     generation: int
-    task: asyncio.Future[Any]
+    task: asyncio.Future[object]
     made_at: datetime | None = None
-    parts: dict[object, Any] = field(default_factory=dict)
+    parts: Parts = field(default_factory=dict)
 
 
 class Feed:
@@ -403,7 +408,7 @@ class Feed:
         read: Callable[[], Awaitable[T]],
         made_at: Callable[[T], datetime],
         fresh_after: datetime | None = None,
-    ) -> tuple[T, dict[object, Any]]:
+    ) -> tuple[T, Parts]:
         """The race as read since its last change, read once for every stream of this
         process (and again when it was read before ``fresh_after``: a countdown's end, a
         time limit); with the parts drawn from it so far."""
@@ -424,7 +429,7 @@ class Feed:
                 self.latests[token] = found
         assert found is not None
         try:
-            value: T = await found.task
+            value = cast(T, await found.task)  # the task is ``read``'s
         except Exception:  # not kept: the next stream to ask reads again
             if self.latests.get(token) is found:
                 del self.latests[token]

@@ -26,6 +26,7 @@ from app.rules.protocol import Position, RuleError
 from app.service import deals, proofs, race_feed
 from app.service.model import position_of, utcnow
 from app.service.play import new_record
+from app.service.players import ensure_player
 from app.store import Conflict, Database, Session, records
 from app.store import races as rows
 from app.store.models import GameRecord
@@ -151,6 +152,35 @@ def checked(kind: str, variant: str | None, deal: int | None, *, winnable: bool)
     routes ask before they make a player: a refusal stores nothing)."""
     _rules, variant = deals.checked(kind, variant, deal, proved=winnable and deal is None)
     return variant
+
+
+@dataclass(frozen=True, slots=True)
+class RaceChoice:
+    """What a new race is to be: a game, a variant (None: the game's own), a deal (None:
+    a random one, proved winnable with ``winnable``) and a time limit in minutes."""
+
+    kind: str
+    variant: str | None
+    deal: int | None
+    winnable: bool
+    limit_minutes: int | None
+
+
+def open_race(*, db: Database, player_id: str | None, choice: RaceChoice) -> tuple[str, str]:
+    """A new race as chosen, its maker (made a player if need be, after every check: a
+    refusal stores nothing) its first racer: its token and the maker's id."""
+    checked(choice.kind, choice.variant, choice.deal, winnable=choice.winnable)
+    maker = ensure_player(db=db, player_id=player_id)
+    token = create(
+        db=db,
+        player_id=maker,
+        kind=choice.kind,
+        variant=choice.variant,
+        deal=choice.deal,
+        winnable=choice.winnable,
+        limit_minutes=choice.limit_minutes,
+    )
+    return token, maker
 
 
 def create(

@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Final
+from typing import Final
 
 from fastapi import Request
 from fastapi.responses import Response
@@ -26,7 +26,7 @@ from app.i18n import gettext as _
 from app.i18n import isolate
 from app.service import deals, races
 from app.service.model import utcnow
-from app.service.race_feed import Feed, Push, Subscription
+from app.service.race_feed import Feed, Parts, Push, Subscription
 from app.store import Database
 from app.web.deps import in_thread
 from app.web.event_stream import Straight
@@ -275,12 +275,12 @@ def event(name: str, data: str) -> str:
     return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
 
 
-def _racers_event(request: Request, race: races.Race, parts: dict[object, Any]) -> bytes:
+def _racers_event(request: Request, race: races.Race, parts: Parts) -> bytes:
     """The racers' rows as an event, drawn (and encoded) once a change and language for
     every stream: each stream sends the same bytes."""
     key = ("racers", i18n.current(), race.state, race.under_way)
-    found: bytes | None = parts.get(key)
-    if found is None:
+    found = parts.get(key)
+    if not isinstance(found, bytes):
         template = request.app.state.templates.env.get_template("races/_racers.html")
         rows_html = template.render(request=request, race=race, rows=rows(request, race))
         found = parts[key] = event("racers", rows_html).encode()
@@ -332,7 +332,7 @@ class Sending:
 def _next(
     request: Request,
     race: races.Race,
-    parts: dict[object, Any],
+    parts: Parts,
     shown: Shown,
     tick: int,
     *,
@@ -381,7 +381,7 @@ def _sending(
     request: Request,
     language: i18n.LocaleCode,
     race: races.Race,
-    parts: dict[object, Any],
+    parts: Parts,
     shown: Shown,
     *,
     rows: bool,
@@ -391,8 +391,8 @@ def _sending(
     watching cost one drawing and a send each."""
     tick = int(time.monotonic() // BOARD_SECONDS)
     key = (language, rows, tick, shown)
-    found: Sending | None = parts.get(key)
-    if found is None:
+    found = parts.get(key)
+    if not isinstance(found, Sending):
         with i18n.use_locale(language):
             found = parts[key] = _next(request, race, parts, shown, tick, rows=rows)
     return found
@@ -466,8 +466,9 @@ async def stream(
         yield retry + sending.out
         sending = replace(sending, out=b"")  # this stream's own: not kept once sent
 
-        def take(race: races.Race, parts: dict[object, Any]) -> bool:
+        def take(race: object, parts: Parts) -> bool:
             nonlocal sending
+            assert isinstance(race, races.Race)
             write = straight.write if straight is not None else None
             if busy or write is None:
                 return False
@@ -511,5 +512,6 @@ async def stream(
         feed.unsubscribe(subscription)
 
 
-def _made_at(race: races.Race) -> datetime:
+def _made_at(race: object) -> datetime:
+    assert isinstance(race, races.Race)  # what the stream's ``read`` reads
     return race.now

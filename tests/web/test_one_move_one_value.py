@@ -4,8 +4,6 @@ nothing after that (the answer's words, the count of cards moved) reads it again
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from fastapi.testclient import TestClient
 
@@ -16,7 +14,7 @@ from tests.web.helpers import HX
 
 
 @pytest.fixture
-def reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every move text an engine reads, in order."""
     seen: list[str] = []
     for position_class in (freecell.FreeCellPosition, montana.MontanaPosition):
@@ -27,7 +25,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
             return _original(self, text)  # type: ignore[operator]
 
         monkeypatch.setattr(position_class, "parse_action", counted)
-    yield seen
+    return seen
 
 
 def test_a_drop_is_made_into_its_move_without_reading_any_text(

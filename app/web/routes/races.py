@@ -11,11 +11,13 @@ from fastapi.responses import Response
 from app import i18n
 from app.service import race_feed, races
 from app.service.players import ensure_player
+from app.web import new_race
 from app.web import race_pages as pages
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import render_error
 from app.web.event_stream import EventStream, Straight
 from app.web.htmx import is_htmx
+from app.web.new_race import RaceFields
 from app.web.players import PlayerDep, remember_player, see_other
 from app.web.throttle import limited
 
@@ -26,36 +28,16 @@ ShortField = Annotated[str, Form(max_length=64)]
 
 @router.post("", name="start_race", dependencies=[Depends(limited("new_game"))])
 def start_race(
-    request: Request,
-    db: DatabaseDep,
-    player: PlayerDep,
-    kind: ShortField,
-    variant: ShortField = "",
-    deal: ShortField = "",
-    winnable: ShortField = "",
-    limit: ShortField = "",
+    request: Request, db: DatabaseDep, player: PlayerDep, form: Annotated[RaceFields, Form()]
 ) -> Response:
-    """A new race on ``deal`` (else a random deal, one proved winnable with ``winnable``),
-    with a time limit in minutes (``limit``, empty for none); its maker its first racer."""
-    kind, variant_or_none = kind.strip(), variant.strip() or None
-    number = pages.deal_of(kind, variant_or_none, deal)
+    """A new race on the form's deal (else a random deal, one proved winnable with
+    ``winnable``), with its time limit (:mod:`app.web.new_race`); its maker its first racer."""
     try:
-        minutes = races.limit_of(limit)
+        choice = new_race.read(form)
     except races.RaceRefused as error:
         status, message = pages.refusal(error)
         return render_error(request, status, i18n.gettext("Cannot do that"), message)
-    proved = winnable == "1"
-    races.checked(kind, variant_or_none, number, winnable=proved)  # before a player is made
-    player_id = ensure_player(db=db, player_id=player)
-    token = races.create(
-        db=db,
-        player_id=player_id,
-        kind=kind,
-        variant=variant_or_none,
-        deal=number,
-        winnable=proved,
-        limit_minutes=minutes,
-    )
+    token, player_id = races.open_race(db=db, player_id=player, choice=choice)
     return see_other(request, request.url_for("race_page", token=token), player_id, player)
 
 

@@ -23,8 +23,7 @@ def stats_page(
     yours = stats.overview(db=db, player_id=player) if player else []
     group = stats.group_for(game) or most_played(yours) or stats.GROUPS[0]
     mine = bool(player) and who != "all"
-    scope = player if mine else None
-    data = stats.charts(db=db, group=group, player_id=scope, now=utcnow())
+    data = stats.charts(db=db, group=group, player_id=player if mine else None, now=utcnow())
     return render(
         request,
         "stats.html",
