@@ -281,7 +281,9 @@ async def game_action(request: Request) -> Response:
     return await in_thread(_game_action, request, database(request), player, game_id, form)
 
 
-router.add_route(router.prefix + "/{game_id}/actions", game_action, methods=["POST"], name="game_action")
+router.add_route(
+    router.prefix + "/{game_id}/actions", game_action, methods=["POST"], name="game_action"
+)
 
 
 def _game_action(
