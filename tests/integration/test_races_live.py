@@ -74,6 +74,16 @@ def version_of(client: httpx.Client, game: str) -> int:
     return int(match.group(1))
 
 
+def own_game(client: httpx.Client, race: str) -> str:
+    """The racer's own game, linked from the race's page once its 3-second countdown ends."""
+    deadline = time.monotonic() + WAIT
+    while "Play your game" not in (page := client.get(race).text):
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    (game,) = re.findall(r'href="(/games/[\w-]+)"', page)
+    return game
+
+
 def test_a_move_on_one_worker_reaches_a_race_page_served_by_another(
     start_server: Callable[..., Server], pg_url: str
 ) -> None:
@@ -87,11 +97,7 @@ def test_a_move_on_one_worker_reaches_a_race_page_served_by_another(
     assert one.post(f"{race}/start").status_code == 303
     watcher = Stream(f"{b.url}{race}/events")  # served by worker B
     watcher.wait_for(lambda name, data: name == "racers")
-    deadline = time.monotonic() + WAIT
-    while "Play your game" not in (page := one.get(race).text):  # the 3-second countdown
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
-    (game,) = re.findall(r'href="(/games/[\w-]+)"', page)
+    game = own_game(one, race)
     assert one.post(f"{game}/actions", data={"action": "3a", "version": "0"}).status_code == 303
     rows = watcher.wait_for(lambda name, data: name == "racers" and moves_of(data) == [1, 0])
     assert "watch anonymous 1" in rows
@@ -119,11 +125,7 @@ def test_moves_reach_a_watcher_and_each_change_is_said_once(
     assert one.post(f"{race}/start").status_code == 303
     watcher = Stream(f"{server.url}{race}/events")
     watcher.wait_for(lambda name, data: name == "racers")
-    deadline = time.monotonic() + WAIT
-    while "Play your game" not in (page := one.get(race).text):  # the 3-second countdown
-        assert time.monotonic() < deadline
-        time.sleep(0.2)
-    (game,) = re.findall(r'href="(/games/[\w-]+)"', page)
+    game = own_game(one, race)
     (theirs,) = re.findall(r'href="(/games/[\w-]+)"', two.get(race).text)
     for version in range(6):
         action = "6a" if version % 2 == 0 else "undo"
