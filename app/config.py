@@ -132,7 +132,7 @@ LOG_CONFIG: Final[dict[str, object]] = {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
     },
     "handlers": {
-        "stderr": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "stderr": {"()": "app.logs.BackgroundStderr", "formatter": "plain"},
     },
     "loggers": {
         "uvicorn": {"handlers": ["stderr"], "level": "INFO", "propagate": False},
@@ -140,4 +140,5 @@ LOG_CONFIG: Final[dict[str, object]] = {
     },
 }
 """Logging for ``solitaire serve``: uvicorn's messages and the access log
-(:mod:`app.web.access_log`), to stderr."""
+(:mod:`app.web.access_log`), to stderr, written by a thread of their own
+(:class:`app.logs.BackgroundStderr`)."""

@@ -1,0 +1,58 @@
+"""The served process's log lines are written by a thread of their own: a request never
+waits for stderr."""
+
+from __future__ import annotations
+
+import io
+import logging
+import logging.config
+import threading
+
+from app.config import LOG_CONFIG
+from app.logs import BackgroundStderr
+
+
+class Held(io.StringIO):
+    """A stream whose writes wait until it is let go (a pipe nobody reads)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = threading.Event()
+
+    def write(self, text: str) -> int:
+        self.go.wait()
+        return super().write(text)
+
+
+def test_a_line_is_logged_at_once_while_the_stream_is_held_and_written_after() -> None:
+    stream = Held()
+    handler = BackgroundStderr(stream)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("solitaire.access.held")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        for n in range(3):  # each returns although nothing can be written yet
+            logger.info('%s "%s %s" %d', "127.0.0.1", "POST", f"/games/abcd…/{n}", 200)
+        assert stream.getvalue() == ""
+        stream.go.set()
+    finally:
+        logger.removeHandler(handler)
+        handler.close()  # writes what is queued, in order, then stops its thread
+    assert stream.getvalue().splitlines() == [
+        f'INFO solitaire.access.held: 127.0.0.1 "POST /games/abcd…/{n}" 200' for n in range(3)
+    ]
+
+
+def test_the_served_log_configuration_writes_through_it() -> None:
+    config = {**LOG_CONFIG, "loggers": {}}  # the handler alone, no logger of the site's touched
+    logging.config.dictConfig(config)
+    handlers = logging._handlers  # type: ignore[attr-defined]
+    made = handlers["stderr"]
+    try:
+        assert isinstance(made, BackgroundStderr)
+        assert made.writer.formatter is not None
+        assert made.writer.formatter._fmt == LOG_CONFIG["formatters"]["plain"]["format"]  # type: ignore[index]
+    finally:
+        made.close()
