@@ -9,7 +9,7 @@ import logging.config
 import threading
 
 from app.config import LOG_CONFIG
-from app.logs import BackgroundStderr
+from app.logs import LIMIT, BackgroundStderr
 
 
 class Held(io.StringIO):
@@ -19,7 +19,10 @@ class Held(io.StringIO):
         super().__init__()
         self.go = threading.Event()
 
+        self.writing = threading.Event()
+
     def write(self, text: str) -> int:
+        self.writing.set()
         self.go.wait()
         return super().write(text)
 
@@ -52,7 +55,31 @@ def test_the_served_log_configuration_writes_through_it() -> None:
     made = handlers["stderr"]
     try:
         assert isinstance(made, BackgroundStderr)
-        assert made.writer.formatter is not None
-        assert made.writer.formatter._fmt == LOG_CONFIG["formatters"]["plain"]["format"]  # type: ignore[index]
+        assert made.formatter is not None
+        assert made.formatter._fmt == LOG_CONFIG["formatters"]["plain"]["format"]  # type: ignore[index]
     finally:
         made.close()
+
+
+def test_records_past_the_limit_are_dropped_and_counted_while_the_stream_takes_nothing() -> None:
+    stream = Held()
+    handler = BackgroundStderr(stream, interval=0.001)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger = logging.getLogger("solitaire.access.full")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        logger.info("first")
+        assert stream.writing.wait(10)  # the writer holds "first" and cannot write it
+        for n in range(LIMIT + 3):
+            logger.info("line %d", n)
+        assert len(handler.waiting) == LIMIT
+        stream.go.set()
+    finally:
+        logger.removeHandler(handler)
+        handler.close()
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "first"
+    assert lines[1 : LIMIT + 1] == [f"line {n}" for n in range(LIMIT)]
+    assert lines[LIMIT + 1 :] == ["3 log records were dropped: stderr took nothing for a while"]

@@ -61,8 +61,10 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     )
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
     weakref.finalize(app, feed.close)
-    # The games' routes first: a request is matched against the routes in order, and
-    # moves and game pages are most of what comes.
+    # A request is matched against the routes in order: the move's first, then the games'
+    # (moves and game pages are most of what comes). Inserted before any request is
+    # matched, so FastAPI's list of candidates is made with it.
+    app.router.routes.insert(0, games.MOVE_ROUTE)
     app.include_router(games.router)
     app.include_router(home.router)
     app.include_router(language_router)

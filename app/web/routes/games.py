@@ -12,6 +12,7 @@ from urllib.parse import parse_qsl
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Route
 
 from app import i18n, service, transfers
 from app.games import KINDS
@@ -281,9 +282,11 @@ async def game_action(request: Request) -> Response:
     return await in_thread(_game_action, request, database(request), player, game_id, form)
 
 
-router.add_route(
+MOVE_ROUTE: Final = Route(
     router.prefix + "/{game_id}/actions", game_action, methods=["POST"], name="game_action"
 )
+"""The move's route: the site's first (:func:`app.web.create_app`), so that a move, most of
+what comes, is matched at once, before FastAPI looks through the included routers."""
 
 
 def _game_action(
