@@ -22,7 +22,6 @@ from __future__ import annotations
 from typing import Final
 from urllib.parse import urlsplit
 
-from starlette.datastructures import Headers
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -44,6 +43,10 @@ HEADERS: Final = (
     # One URL answers a page or an htmx fragment: caches must keep them apart.
     (b"vary", b"HX-Request"),
 )
+PRIVATE_HEADERS: Final = (*HEADERS, (b"x-robots-tag", b"noindex, nofollow"))
+NO_STORE: Final = ((b"cache-control", b"no-store"),)
+READ: Final = frozenset({b"host", b"sec-fetch-site", b"origin", b"content-length"})
+"""The request's headers read here, found in one pass over its raw headers."""
 PRIVATE_PREFIXES: Final = ("/games/", "/players/")
 
 
@@ -62,25 +65,25 @@ class Security:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = Headers(scope=scope)
+        headers = _read(scope)
         private = scope["path"].startswith(PRIVATE_PREFIXES) or scope["path"] == "/games"
         head = scope["method"] == "HEAD"
         if head:
             scope = {**scope, "method": "GET"}
         if self.scheme:
             scope = {**scope, "scheme": self.scheme}
+        extra = PRIVATE_HEADERS if private else HEADERS
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                extra = list(HEADERS)
-                kept = [_relative(name, value) for name, value in message.get("headers", [])]
-                if private:
-                    extra.append((b"x-robots-tag", b"noindex, nofollow"))
-                    # A game's pages and exports, My games and the transfer pages hold what
-                    # only the URL's holder may see: no shared or back/forward cache keeps them.
-                    if not any(name.lower() == b"cache-control" for name, _value in kept):
-                        extra.append((b"cache-control", b"no-store"))
-                message["headers"] = [*kept, *extra]
+                answer = message.get("headers", [])
+                names = {name.lower() for name, _value in answer}
+                if b"location" in names:
+                    answer = [_relative(name, value) for name, value in answer]
+                # A game's pages and exports, My games and the transfer pages hold what
+                # only the URL's holder may see: no shared or back/forward cache keeps them.
+                store = NO_STORE if private and b"cache-control" not in names else ()
+                message["headers"] = [*answer, *extra, *store]
             elif head and message["type"] == "http.response.body":
                 message = {**message, "body": b""}
             await send(message)
@@ -133,6 +136,15 @@ class Security:
             await _too_large(scope, receive, send_with_headers)
 
 
+def _read(scope: Scope) -> dict[str, str]:
+    """The request's headers of :data:`READ` (the first of each), by name."""
+    found: dict[str, str] = {}
+    for name, value in scope["headers"]:
+        if name in READ:
+            found.setdefault(name.decode("latin-1"), value.decode("latin-1"))
+    return found
+
+
 def _replay(body: bytes, receive: Receive) -> Receive:
     sent = False
 
@@ -157,7 +169,7 @@ def _relative(name: bytes, value: bytes) -> tuple[bytes, bytes]:
     return name, (path + (f"?{parts.query}" if parts.query else "")).encode("latin-1")
 
 
-def _cross_site(scope: Scope, headers: Headers) -> bool:
+def _cross_site(scope: Scope, headers: dict[str, str]) -> bool:
     fetch_site = headers.get("sec-fetch-site")
     if fetch_site is not None:
         return fetch_site not in ("same-origin", "none")
