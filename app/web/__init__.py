@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from fastapi.telemetry import TelemetryConfig
 from itsdangerous import URLSafeSerializer
 from starlette.types import ASGIApp
 
@@ -45,7 +46,10 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         yield
         pool.close()  # the solver processes end with the site
 
-    app = Site(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan)
+    # No OpenTelemetry: the site exports no traces, metrics or logs through it, and FastAPI
+    # would otherwise ask the global providers about each request.
+    off: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
+    app = Site(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan, telemetry=off)
     app.state.settings = settings
     app.state.db = db or Database(settings.database_url)
     app.state.templates = make_templates(site_address(settings))
