@@ -4,6 +4,7 @@ nothing dropped (never buffered for), changes within the interval sent together.
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime
 
 import pytest
@@ -188,3 +189,63 @@ def test_a_change_that_cannot_be_read_wakes_every_stream(sqlite_db: Database) ->
         assert await waiting  # its task reads it again
 
     in_own_thread(run)
+
+
+def test_the_first_change_after_a_quiet_spell_goes_at_once_and_the_next_waits(
+    sqlite_db: Database,
+) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        made.interval = 0.3
+        stream = made.subscribe("t", "a")
+        loop = asyncio.get_running_loop()
+        made.deliver("t")  # as heard by the listener's thread
+        assert await stream.wait(0.1)  # within far less than the interval
+        first = made.fanned["t"]
+        made.deliver("t")
+        made.deliver("t")
+        assert not await stream.wait(0.1)  # the interval since the first is not over
+        assert await stream.wait(5)
+        assert made.fanned["t"] - first >= 0.3 - race_feed.EARLY
+        assert made.generations["t"] == 2 and loop.time() - first < 1
+        made.unsubscribe(stream)
+        assert "t" not in made.fanned  # nothing kept for a race nobody watches
+
+    in_own_thread(run)
+
+
+class Announcing(race_feed.Listener):
+    """A listener whose announcements are noted, not sent."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.announced_at: list[tuple[str, float]] = []
+
+    def announce(self, token: str) -> None:
+        self.announced_at.append((token, time.monotonic()))
+
+
+def test_a_race_is_announced_at_once_then_at_most_once_a_spacing() -> None:
+    sender = Announcing()
+    sender.spacing = 0.3
+    try:
+        began = time.monotonic()
+        sender.send("t")
+        deadline = began + 5
+        while not sender.announced_at and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert sender.announced_at and sender.announced_at[0][1] - began < 0.25
+        for _ in range(50):  # a race's moves, as fast as they come
+            sender.send("t")
+        sender.send("u")  # another race is not held back by this one
+        while len(sender.announced_at) < 3 and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(0.4)
+        tokens = [token for token, _at in sender.announced_at]
+        assert sorted(tokens) == ["t", "t", "u"]
+        (first, second) = [at for token, at in sender.announced_at if token == "t"]
+        assert second - first >= 0.3
+        (u_at,) = [at for token, at in sender.announced_at if token == "u"]
+        assert u_at - first < 0.25
+    finally:
+        sender.close()

@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
@@ -206,6 +207,12 @@ class Listener:
     changes (:meth:`send` only notes the race: a move's answer never waits for the
     announcement, and the changes of one race noted while one is sent go as one)."""
 
+    spacing: float = 0.0
+    """Seconds between two announcements of one race at least (the feed's interval, set
+    by :func:`install`): its changes within them go as one. Every process's streams of a
+    race hear of its changes that often at most anyway, and each announcement wakes every
+    process: a race of eight moving as fast as they could announced hundreds a second."""
+
     def __init__(self) -> None:
         self.stopping = threading.Event()
         self.thread: threading.Thread | None = None
@@ -224,17 +231,34 @@ class Listener:
             self.noted.notify()
 
     def _announce(self) -> None:
+        sent: dict[str, float] = {}  # when each race was last announced, within spacing
         while not self.stopping.is_set():
             with self.noted:
-                while not self.waiting and not self.stopping.is_set():
-                    self.noted.wait(1.0)
-                tokens, self.waiting = self.waiting, set()
+                tokens = self._due(sent)
+            now = time.monotonic()
             for token in tokens:
+                sent[token] = now
                 try:
                     self.announce(token)
                 except Exception:  # stored all the same: its streams read it at their next beat
                     log.warning("race feed: a change was not announced", exc_info=True)
+            for token in [token for token, at in sent.items() if at + self.spacing < now]:
+                del sent[token]
         self.announced()
+
+    def _due(self, sent: dict[str, float]) -> set[str]:
+        """The races noted whose announcement is due (under :attr:`noted`): waits until
+        one is, or the feed closes. A race announced less than :attr:`spacing` ago waits
+        out the rest of it; the first change after a quiet spell goes at once."""
+        while not self.stopping.is_set():
+            now = time.monotonic()
+            due = {token for token in self.waiting if sent.get(token, -1e9) + self.spacing <= now}
+            if due:
+                self.waiting -= due
+                return due
+            soonest = min((sent[token] + self.spacing for token in self.waiting), default=now + 1.0)
+            self.noted.wait(max(soonest - now, 0.001))
+        return set()
 
     def announce(self, token: str) -> None:
         raise NotImplementedError
@@ -362,10 +386,13 @@ class Feed:
     ) -> None:
         self.db = weakref.proxy(db)  # _FEEDS is keyed by it: a strong one would keep it forever
         self.interval = interval
-        """Changes of one race heard within this many seconds reach its streams together
-        (one read, one send each): what a race's streams cost is bounded however fast its
-        racers move."""
+        """A race's streams hear of its changes at most once in this many seconds: the
+        first change after a quiet spell at once, those heard within the interval after
+        it together at its end (one read, one send each): what a race's streams cost is
+        bounded however fast its racers move."""
         self.pending: set[str] = set()
+        self.fanned: dict[str, float] = {}
+        """When each race shown here last went out to its streams (loop time)."""
         self.noted: set[str] = set()
         """Races whose change was handed to the event loops and not yet fanned out (any
         thread, under :attr:`guard`)."""
@@ -413,6 +440,7 @@ class Feed:
             del self.streams[subscription.token]
             self.latests.pop(subscription.token, None)
             self.generations.pop(subscription.token, None)
+            self.fanned.pop(subscription.token, None)
         left = self.addresses[subscription.address] - 1
         if left:
             self.addresses[subscription.address] = left
@@ -486,10 +514,16 @@ class Feed:
         if token in self.pending:
             return
         self.pending.add(token)
-        asyncio.get_running_loop().call_later(self.interval, self._fan, token)
+        loop = asyncio.get_running_loop()
+        wait = self.fanned.get(token, -1e9) + self.interval - loop.time()
+        if wait <= 0:  # the first change after a quiet spell: at once
+            self._fan(token)
+        else:
+            loop.call_later(wait, self._fan, token)
 
     def _fan(self, token: str) -> None:
         self.pending.discard(token)
+        self.fanned[token] = asyncio.get_running_loop().time()
         with self.guard:  # a change noted from now on fans out again
             self.noted.discard(token)
         found = self.streams.get(token)
@@ -568,6 +602,8 @@ def install(
         backend = Postgres(db)
     else:
         backend = Local()
+    if isinstance(backend, Listener):
+        backend.spacing = interval
     feed = Feed(db, backend, max_streams=max_streams, per_address=per_address, interval=interval)
     old = _FEEDS.get(db)
     if old is not None:
