@@ -241,7 +241,7 @@ def profiled(server: Server, seconds: float, output: str | None) -> subprocess.P
         return None
     spy = str(Path(sys.executable).parent / "py-spy")
     command = [spy, "record", "--subprocesses", "--format", "raw", "--rate", "200", "--gil",
-               "--duration", str(round(seconds)), "-o", output,
+               "--nonblocking", "--duration", str(round(seconds)), "-o", output,
                "--pid", str(server.process.pid)]  # fmt: skip
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Final, Protocol
 
 from app.games import game_kind
 from app.rules.history import effective, entry, replay
@@ -281,10 +282,11 @@ def race(*, db: Database, token: str, now: datetime | None = None) -> Race:
     up) is ended here, and its result kept. Raises :class:`RaceNotFound`."""
     _shape(token)
     now = now or utcnow()
-    with db.read() as session:
-        found = _found(session, token)
-        racers = rows.racers(session, token)
-        seen = _race(found, racers, now)
+    with db.look() as link:  # one statement: a race's streams read it often
+        read = rows.race_and_racers(link, token)
+    if read is None:
+        raise RaceNotFound(token[:8])
+    seen = _race(*read, now)
     if seen.state == "running" and _over(seen):
         with db.write() as session:
             found = _found(session, token, lock=True)
@@ -344,7 +346,80 @@ def _end_moment(seen: Race) -> datetime:
     return seen.now
 
 
-def _won_ms(found: RaceRecord, game: GameRecord) -> int | None:
+class _RaceFields(Protocol):
+    """A race's row as read: its record, or the hot read's tuple (:class:`rows.RaceRow`)."""
+
+    @property
+    def token(self) -> str: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def deal(self) -> int: ...
+    @property
+    def limit_minutes(self) -> int | None: ...
+    @property
+    def creator_id(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def started_at(self) -> datetime | None: ...
+    @property
+    def finished_at(self) -> datetime | None: ...
+
+
+class _RacerFields(Protocol):
+    """A racer's row as read (:class:`rows.RacerRow`, or its record)."""
+
+    @property
+    def joined(self) -> int: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def player_id(self) -> str: ...
+    @property
+    def game_id(self) -> str | None: ...
+    @property
+    def watch_token(self) -> str | None: ...
+    @property
+    def outcome(self) -> str | None: ...
+    @property
+    def race_ms(self) -> int | None: ...
+    @property
+    def moves(self) -> int | None: ...
+    @property
+    def cards_left(self) -> int | None: ...
+    @property
+    def hinted(self) -> bool | None: ...
+    @property
+    def position(self) -> str | None: ...
+
+
+class _GameFields(Protocol):
+    """What a race reads of a racer's game (:class:`rows.RacerGameRow`, or its record)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def resigned(self) -> bool: ...
+    @property
+    def last_action_at(self) -> datetime: ...
+    @property
+    def moves_count(self) -> int: ...
+    @property
+    def cards_left(self) -> int: ...
+    @property
+    def hints_used(self) -> int: ...
+    @property
+    def position(self) -> str: ...
+    @property
+    def version(self) -> int: ...
+
+
+def _won_ms(found: _RaceFields, game: _GameFields) -> int | None:
     """Race time of a won game: the start to its winning move (its last action)."""
     if game.status != "won" or found.started_at is None:
         return None
@@ -388,8 +463,12 @@ def _as_it_was(
     }
 
 
-def _race(found: RaceRecord, pairs: object, now: datetime) -> Race:
-    racers = [_racer_view(found, racer, game) for racer, game in pairs]  # type: ignore[attr-defined]
+def _race(
+    found: _RaceFields,
+    pairs: Sequence[tuple[_RacerFields, _GameFields | None]],
+    now: datetime,
+) -> Race:
+    racers = [_racer_view(found, racer, game) for racer, game in pairs]
     if found.state == "finished":
         racers.sort(key=_result_order)
     return Race(
@@ -408,7 +487,7 @@ def _race(found: RaceRecord, pairs: object, now: datetime) -> Race:
     )
 
 
-def _racer_view(found: RaceRecord, racer: RacerRecord, game: GameRecord | None) -> Racer:
+def _racer_view(found: _RaceFields, racer: _RacerFields, game: _GameFields | None) -> Racer:
     who = (racer.joined, racer.name, racer.player_id)  # the first three of every view
     if racer.outcome is not None:  # the race is over: its result as it ended
         text = racer.position
