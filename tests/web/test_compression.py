@@ -3,13 +3,13 @@ fragment at zlib's default, a whole page at the fastest level."""
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 
 from fastapi.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 
 from app.web.compression import GZip
+from tests.own_loop import in_own_thread
 from tests.web.helpers import HX, start
 
 FASTEST, DEFAULT = 4, 0
@@ -62,7 +62,7 @@ def answers(app_sends: list[Message], headers: list[tuple[bytes, bytes]]) -> lis
         sent.append(message)
 
     scope = {"type": "http", "method": "GET", "path": "/", "headers": headers}
-    asyncio.run(GZip(inner)(scope, receive, send))
+    in_own_thread(lambda: GZip(inner)(scope, receive, send))
     return sent
 
 
