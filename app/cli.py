@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.config import LOG_CONFIG, get_settings
+from app.config import get_settings, log_config, stock_parts
 from app.games import GAMES, KINDS, PROOF_SEARCHES, game_kind, rules_for
 from app.rules.protocol import InvalidPositionError, Verdict
 
@@ -119,13 +119,14 @@ def _serve(args: argparse.Namespace) -> int:
     was answered, so none is lost."""
     import uvicorn
 
-    from app.serving import Supervisor, TimedH11Protocol
+    from app.serving import Supervisor, listening_socket
 
     if not args.no_migrate:  # in a process of its own: the supervisor keeps none of it
         subprocess.run([sys.executable, "-m", "app.cli", "migrate"], check=True)
     # The workers' settings (read in each) name the address served: the site's own links.
     os.environ["HOST"], os.environ["PORT"] = args.host, str(args.port)
     settings = get_settings()
+    stock = stock_parts(settings)
     proxies = [address.strip() for address in settings.forwarded_allow_ips.split(",")]
     proxies = [address for address in proxies if address]
     _raise_open_files_limit(settings.max_connections)
@@ -141,13 +142,13 @@ def _serve(args: argparse.Namespace) -> int:
         limit_concurrency=settings.max_connections,
         timeout_keep_alive=5,
         server_header=False,  # the software is not named: one header less on every answer
-        http=TimedH11Protocol,
+        http="h11",  # uvicorn's stock protocol; slow clients are the proxy's (app.serving)
         access_log=False,  # ours (app.web.access_log) hides the game ids
-        log_config=LOG_CONFIG,
+        log_config=log_config(stock),
     )
     for line in _engines():
         logging.getLogger("solitaire.serve").info("%s", line)
-    Supervisor(config, sockets=[config.bind_socket()]).run()
+    Supervisor(config, sockets=[listening_socket(args.host, args.port)]).run()
     return 0
 
 

@@ -56,14 +56,9 @@ class Settings(BaseSettings):
     """Addresses of the reverse proxies whose ``X-Forwarded-For``/``-Proto`` are believed
     (comma-separated, ``*`` for any). Empty: no proxy is trusted, the peer's address counts."""
     max_connections: int = 1000
-    """Connections served at once by one server process; more are answered 503 at once."""
-    request_read_seconds: float = 10.0
-    """Time a client has to send a request's headers and body; a slower one is cut off."""
-    response_write_seconds: float = 30.0
-    """Time an answer may wait for a client that takes none of it; then it is cut off."""
-    max_connections_per_address: int = 64
-    """Connections one address may hold at once (0: no cap); the proxies named in
-    ``FORWARDED_ALLOW_IPS`` are not capped."""
+    """Connections served at once by one server process; a request past them is answered
+    503 at once (uvicorn's ``limit_concurrency``). Slow clients and one address's share of
+    the connections are bounded by the reverse proxy in front (docs/deploying.md)."""
     solver_workers: int = 1
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4
@@ -88,8 +83,30 @@ class Settings(BaseSettings):
     redis_url: str = ""
     """Redis (or Valkey) for races' live changes between servers (``redis://host:6379``).
     Empty: PostgreSQL's own notifications on PostgreSQL, else within the process."""
+    stock_parts: str = ""
+    """The framework's stock parts to run instead of the site's own, comma-separated (see
+    :data:`STOCK_PARTS`; docs/architecture.md has each one's measured cost): for
+    measuring, or to rule out the site's part when a fault is looked for."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
+
+
+STOCK_PARTS: Final = frozenset(
+    {"move_route", "driver", "group_commit", "compression", "log_writer"}
+)
+"""What ``STOCK_PARTS`` may name: the move's route and form read by FastAPI
+(``move_route``); the hot path's statements run through SQLAlchemy's ``Connection``
+(``driver``); a transaction and commit for each SQLite writer (``group_commit``); Starlette's
+``GZipMiddleware`` (``compression``); the standard library's ``StreamHandler`` for the log
+(``log_writer``)."""
+
+
+def stock_parts(settings: Settings) -> frozenset[str]:
+    """The stock parts ``settings`` asks for; an unknown name is an error at start-up."""
+    names = frozenset(part.strip() for part in settings.stock_parts.split(",") if part.strip())
+    if unknown := names - STOCK_PARTS:
+        raise ValueError(f"STOCK_PARTS names no such part: {', '.join(sorted(unknown))}")
+    return names
 
 
 WILDCARDS: Final = frozenset({"", "0.0.0.0", "::", "[::]"})
@@ -142,3 +159,12 @@ LOG_CONFIG: Final[dict[str, object]] = {
 """Logging for ``solitaire serve``: uvicorn's messages and the access log
 (:mod:`app.web.access_log`), to stderr, written by a thread of their own
 (:class:`app.logs.BackgroundStderr`)."""
+
+
+def log_config(parts: frozenset[str]) -> dict[str, object]:
+    """:data:`LOG_CONFIG`, or with ``log_writer`` among the stock ``parts``, the same with
+    the standard library's ``StreamHandler`` writing each line to stderr as it comes."""
+    if "log_writer" not in parts:
+        return LOG_CONFIG
+    stock = {"class": "logging.StreamHandler", "formatter": "plain", "stream": "ext://sys.stderr"}
+    return {**LOG_CONFIG, "handlers": {"stderr": stock}}

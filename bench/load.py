@@ -22,6 +22,13 @@ shared: only such ratios compare across runs). ``--profile FILE`` samples the 1-
 server with py-spy during the first move step, only the thread holding the GIL (``--gil``:
 where the one core Python can use goes); ``bench/profile_shares.py FILE`` sums it.
 Non-2xx answers and socket errors are counted; the bench fails if there are any.
+``--stock PARTS`` (comma-separated names of ``STOCK_PARTS``, or ``all``) starts beside
+the site one more 1-worker server for each part, running that framework's stock part
+instead of the site's own (docs/architecture.md), and runs its move step in every round,
+the site's move step and theirs in an order that turns each round; for each it prints the
+share of the ceiling and the **server CPU a move** (the server's processes' user and
+system time from ``/proc`` over the step, divided by the requests answered), and what the
+site's own part saves of it.
 ``--smoke`` runs one round of a second a step (``make test`` runs it, so a bench that
 cannot start fails the tests).
 """
@@ -49,6 +56,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from app.config import STOCK_PARTS  # noqa: E402
 from app.games.montana import rules as montana  # noqa: E402
 from app.store.migrate import upgrade  # noqa: E402
 
@@ -119,6 +127,9 @@ class Result:
     p99_ms: float
     max_ms: float
     errors: int
+    requests: int = 0
+    cpu_us: float = 0.0
+    """The server's CPU time a request over the step (its processes, from ``/proc``)."""
 
     def line(self, ceiling: float | None) -> str:
         share = f", {self.rate / ceiling:4.0%} of the ceiling" if ceiling else ""
@@ -173,9 +184,10 @@ class Server:
             self.process.wait(20)
 
 
-def site(database_url: str, workers: int) -> Server:
+def site(database_url: str, workers: int, stock: str = "") -> Server:
     port = free_port()
     env = {
+        "STOCK_PARTS": stock,
         "DATABASE_URL": database_url,
         "SECRET_KEY": "load",
         # wrk plays far faster than people: no rate limits here.
@@ -206,16 +218,49 @@ def new_games(url: str, count: int) -> list[tuple[str, str]]:
     return games
 
 
-def wrk(label: str, url: str, script: str, seconds: float, connections: int) -> Result:
+def cpu_seconds(root: int) -> float:
+    """User and system time so far of process ``root`` and every process under it."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            continue
+        pid = int(entry.name)
+        parents[pid] = int(fields[1])
+        times[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total, wanted = 0.0, {root}
+    for _ in range(4):  # supervisor, workers, their solver processes
+        wanted |= {pid for pid, parent in parents.items() if parent in wanted}
+    for pid in wanted:
+        total += times.get(pid, 0.0)
+    return total
+
+
+def wrk(
+    label: str,
+    url: str,
+    script: str,
+    seconds: float,
+    connections: int,
+    server: Server | None = None,
+) -> Result:
+    began = cpu_seconds(server.process.pid) if server is not None else 0.0
     with tempfile.NamedTemporaryFile("w", suffix=".lua") as file:
         file.write(script)
         file.flush()
         command = ["wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds:g}s",
                    "--timeout", "10s", "-s", file.name, url]  # fmt: skip
         output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    spent = cpu_seconds(server.process.pid) - began if server is not None else 0.0
     line = next(x for x in output.splitlines() if x.startswith("RESULT "))
     found = json.loads(line.removeprefix("RESULT "))
     return Result(
+        requests=found["requests"],
+        cpu_us=1e6 * spent / max(found["requests"], 1),
         label=label,
         rate=found["requests"] / (found["micros"] / 1e6),
         p50_ms=found["p50"] / 1000,
@@ -273,9 +318,16 @@ CEILING, MOVE_1, PAGE, MOVE_2 = (
 )  # fmt: skip
 
 
-def run(seconds: float, connections: int, rounds: int, profile: str | None) -> list[list[Result]]:
-    """``rounds`` rounds of the four steps, each server up throughout, so that every round
-    measures the site and its ceiling within a few seconds of each other."""
+def stock_label(part: str) -> str:
+    return f"move, stock {part}"
+
+
+def run(
+    seconds: float, connections: int, rounds: int, profile: str | None, stock: list[str]
+) -> list[list[Result]]:
+    """``rounds`` rounds of the four steps (and the stock parts' move steps), each server up
+    throughout, so that every round measures the site and its ceiling within a few seconds
+    of each other."""
     with tempfile.TemporaryDirectory() as folder:
         median, p99 = bare_commit_ms(folder, 50 if seconds < 5 else 300)
         print(f"bare SQLite WAL transaction (synchronous=FULL) on this disk: median {median:.2f} "
@@ -283,19 +335,30 @@ def run(seconds: float, connections: int, rounds: int, profile: str | None) -> l
         urls = [f"sqlite:///{folder}/load-{workers}.db" for workers in (1, 2)]
         for url in urls:
             upgrade(url)
+        for part in stock:
+            urls.append(f"sqlite:///{folder}/load-{part}.db")
+            upgrade(urls[-1])
         servers = [ceiling(), site(urls[0], 1), site(urls[1], 2)]
+        servers += [site(url, 1, part) for url, part in zip(urls[2:], stock, strict=True)]
         try:
-            bare, one, two = (server.url for server in servers)
+            bare, one, two = (server.url for server in servers[:3])
             fake = moves_script([(f"/games/{'c' * 24}/actions", urlencode({"action": "8C B7"}))])
             all_rounds = []
             for number in range(rounds):
                 games_one, games_two = new_games(one, connections), new_games(two, connections)
                 spy = profiled(servers[1], seconds, profile if number == 0 else None)
+                moving = [(MOVE_1, servers[1], games_one)]
+                for part, server in zip(stock, servers[3:], strict=True):
+                    moving.append((stock_label(part), server, new_games(server.url, connections)))
+                turn = number % len(moving)  # each server's step comes first in turn
                 results = [
-                    wrk(MOVE_1, one, moves_script(games_one), seconds, connections),
-                    wrk(CEILING, bare, fake, seconds, connections),
-                    wrk(PAGE, one, page_script(games_one), seconds, connections),
-                    wrk(MOVE_2, two, moves_script(games_two), seconds, connections),
+                    wrk(label, server.url, moves_script(games), seconds, connections, server)
+                    for label, server, games in moving[turn:] + moving[:turn]
+                ]
+                results += [
+                    wrk(CEILING, bare, fake, seconds, connections, servers[0]),
+                    wrk(PAGE, one, page_script(games_one), seconds, connections, servers[1]),
+                    wrk(MOVE_2, two, moves_script(games_two), seconds, connections, servers[2]),
                 ]
                 if spy is not None:
                     spy.wait(30)
@@ -306,10 +369,12 @@ def run(seconds: float, connections: int, rounds: int, profile: str | None) -> l
     return all_rounds
 
 
-def summary(all_rounds: list[list[Result]]) -> None:
+def summary(all_rounds: list[list[Result]], stock: list[str]) -> None:
     """Per step: the median over rounds of req/s, p50, p99, the share of the same round's
-    ceiling; the slowest request of all rounds."""
-    for index, label in enumerate((CEILING, MOVE_1, PAGE, MOVE_2)):
+    ceiling, the server's CPU a request; the slowest request of all rounds. Then, for each
+    stock part, what the site's own part saves of a move's server CPU."""
+    labels = (CEILING, MOVE_1, PAGE, MOVE_2, *map(stock_label, stock))
+    for index, label in enumerate(labels):
         steps = [next(r for r in results if r.label == label) for results in all_rounds]
         ceilings = [next(r for r in results if r.label == CEILING) for results in all_rounds]
         shares = [step.rate / top.rate for step, top in zip(steps, ceilings, strict=True)]
@@ -322,7 +387,27 @@ def summary(all_rounds: list[list[Result]]) -> None:
         if index:
             line += f", {statistics.median(shares):4.0%} of the ceiling"
             line += " (rounds: " + ", ".join(f"{share:.0%}" for share in shares) + ")"
+        cpu = [s.cpu_us for s in steps]
+        line += (
+            f", CPU {statistics.median(cpu):,.0f} µs a request ({min(cpu):,.0f}–{max(cpu):,.0f})"
+        )
         print(line)
+    own = [next(r for r in results if r.label == MOVE_1) for results in all_rounds]
+    for part in stock:
+        theirs = [
+            next(r for r in results if r.label == stock_label(part)) for results in all_rounds
+        ]
+        saved = [
+            (other.cpu_us - mine.cpu_us) / mine.cpu_us
+            for mine, other in zip(own, theirs, strict=True)
+        ]
+        rates = [mine.rate / other.rate - 1 for mine, other in zip(own, theirs, strict=True)]
+        print(
+            f"{part:<14} the site's own part saves {statistics.median(saved):+.1%} of a move's "
+            f"server CPU (rounds: {', '.join(f'{x:+.0%}' for x in saved)}); "
+            f"moves/s {statistics.median(rates):+.1%} "
+            f"(rounds: {', '.join(f'{x:+.0%}' for x in rates)})"
+        )
 
 
 def main() -> None:
@@ -332,6 +417,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8, help="wrk -t and -c")
     parser.add_argument("--smoke", action="store_true", help="one round, a second a step")
     parser.add_argument("--profile", help="py-spy the first 1-worker move step into this file")
+    parser.add_argument(
+        "--stock", default="", help="STOCK_PARTS names (comma-separated, or all) measured beside"
+    )
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         sys.exit("bench/load.py needs wrk: apt-get install wrk (make bench does)")
@@ -339,8 +427,13 @@ def main() -> None:
         (1, 1, 2) if args.smoke else (args.seconds, args.rounds, args.connections)
     )
     print(f"wrk -t{connections} -c{connections} -d{seconds:g}s per step, {rounds} rounds")
-    all_rounds = run(seconds, connections, rounds, args.profile)
-    summary(all_rounds)
+    stock = [part.strip() for part in args.stock.split(",") if part.strip()]
+    if stock == ["all"]:
+        stock = sorted(STOCK_PARTS)
+    if unknown := set(stock) - STOCK_PARTS:
+        sys.exit(f"no such stock part: {', '.join(sorted(unknown))}")
+    all_rounds = run(seconds, connections, rounds, args.profile, stock)
+    summary(all_rounds, stock)
     if any(result.errors for results in all_rounds for result in results):
         sys.exit("errors under load")
 

@@ -23,7 +23,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from app.store.errors import Conflict, StorageError, is_broken
-from app.store.link import Driver, Link, Statements
+from app.store.link import CoreLink, Driver, Link, Statements
 
 __all__ = ["Conflict", "Database", "Link", "Session", "StorageError"]
 
@@ -86,9 +86,14 @@ class Database:
     the lock up front instead of failing half way with "database is locked". The writers
     of one process queue first in a :class:`FairLock`, so only one of them at a time asks
     SQLite; across processes ``BEGIN IMMEDIATE`` is retried every millisecond.
+
+    ``stock`` names the stock parts to run instead of the hot path's own (``STOCK_PARTS``,
+    docs/architecture.md): ``driver``, its statements through SQLAlchemy's ``Connection``
+    (:class:`~app.store.link.CoreLink`); ``group_commit``, a transaction and a commit for
+    each SQLite writer.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, stock: frozenset[str] = frozenset()) -> None:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
@@ -104,6 +109,8 @@ class Database:
         self._reads = sessionmaker(self.engine, expire_on_commit=False)
         self._writes = sessionmaker(self._writer, expire_on_commit=False)
         self._statements = Statements(self.engine.dialect)
+        self._core = "driver" in stock
+        self._grouped = self.is_sqlite and "group_commit" not in stock
         self._write_turn = FairLock() if self.is_sqlite else nullcontext()
         self._queue: deque[_Work[Any]] = deque()  # works of any result type
         self._queue_guard = threading.Lock()
@@ -119,6 +126,10 @@ class Database:
         """A pooled connection for one statement's read on the hot path (a game's page):
         no session and, on SQLite, no transaction: one statement reads one consistent
         snapshot by itself in WAL mode. Reads of several statements use :meth:`read`."""
+        if self._core:
+            with _storage_errors(), self.engine.connect() as connection:
+                yield CoreLink(connection, self._statements)
+            return
         with _storage_errors(), self._statements.errors():
             pooled = self.engine.raw_connection()
         try:
@@ -147,7 +158,7 @@ class Database:
         of its own, and one commit (group commit): one ``fsync`` serves them all, where a
         commit each made the disk the limit under load. Their answers wait for that commit.
         """
-        if not self.is_sqlite:
+        if not self._grouped:
             with (
                 self._write_turn,
                 _storage_errors(),
@@ -203,6 +214,10 @@ class Database:
         ``BEGIN IMMEDIATE`` (retried while another process writes), then ``COMMIT`` when
         the block ends, or ``ROLLBACK`` on any error."""
         statements = self._statements
+        if self._core:
+            with self._writer.connect() as connection, connection.begin():
+                yield CoreLink(connection, statements)
+            return
         with statements.errors():
             pooled = self.engine.raw_connection()
         try:
@@ -221,6 +236,8 @@ class Database:
             pooled.close()  # back to the pool, which rolls back a transaction left open
 
     def _link(self, connection: Connection) -> Link:
+        if self._core:
+            return CoreLink(connection, self._statements)
         driver = cast(Driver, connection.connection.driver_connection)
         return Link(driver, connection, self._statements)
 

@@ -21,9 +21,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Final, Protocol, cast
 
+from sqlalchemy import Connection
 from sqlalchemy.engine import Dialect
 from sqlalchemy.engine.interfaces import DBAPIModule
 from sqlalchemy.sql import Select
+from sqlalchemy.sql.base import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
@@ -199,6 +201,46 @@ class Link:
                 yield cursor
             finally:
                 cursor.close()
+
+
+class CoreLink(Link):
+    """The same queries through SQLAlchemy's own ``Connection`` (its execution, result
+    rows and errors): the stock part, run with ``STOCK_PARTS=driver`` (docs/architecture.md).
+    Its transaction is the connection's (begun and committed by its holder)."""
+
+    __slots__ = ("_connection",)
+
+    def __init__(self, connection: Connection, statements: Statements) -> None:
+        super().__init__(cast(Driver, None), connection, statements)
+        self._connection = connection
+
+    def one(self, statement: ClauseElement, values: Mapping[str, object]) -> Row | None:
+        return cast(
+            "Row | None", self._connection.execute(cast(Executable, statement), values).first()
+        )
+
+    def all(self, statement: ClauseElement, values: Mapping[str, object]) -> list[Row]:
+        return cast(
+            "list[Row]", list(self._connection.execute(cast(Executable, statement), values))
+        )
+
+    def count(self, statement: ClauseElement, values: Mapping[str, object]) -> int:
+        return int(self._connection.execute(cast(Executable, statement), values).rowcount)
+
+    def insert(self, statement: ClauseElement, rows: Sequence[Mapping[str, object]]) -> None:
+        if rows:
+            self._connection.execute(cast(Executable, statement), list(rows))
+
+    def commit(self) -> None:
+        self._connection.commit()
+
+    def rollback(self) -> None:
+        self._connection.rollback()
+
+    @contextmanager
+    def savepoint(self) -> Iterator[None]:
+        with self._connection.begin_nested():
+            yield
 
 
 class Statements:

@@ -10,14 +10,15 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 from itsdangerous import URLSafeSerializer
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp
 
-from app.config import ROOT, Settings, get_settings, secret_key, site_address
+from app.config import ROOT, Settings, get_settings, secret_key, site_address, stock_parts
 from app.service import race_feed, solvers
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
-from app.web.compression import GZip
+from app.web.compression import FRAGMENT_LEVEL, MINIMUM_SIZE, GZip
 from app.web.event_stream import ServerSend
 from app.web.language import Language
 from app.web.language import router as language_router
@@ -39,6 +40,7 @@ class Site(FastAPI):
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
     """The site, on ``db`` (the one ``settings.database_url`` names by default)."""
     settings = settings or get_settings()
+    stock = stock_parts(settings)
     pool = solvers.sized(settings)
 
     @asynccontextmanager
@@ -51,7 +53,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     off: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
     app = Site(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan, telemetry=off)
     app.state.settings = settings
-    app.state.db = db or Database(settings.database_url)
+    app.state.db = db or Database(settings.database_url, stock=stock)
     app.state.templates = make_templates(site_address(settings))
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
@@ -68,7 +70,10 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     # A request is matched against the routes in order: the move's first, then the games'
     # (moves and game pages are most of what comes). Inserted before any request is
     # matched, so FastAPI's list of candidates is made with it.
-    app.router.routes.insert(0, games.MOVE_ROUTE)
+    if "move_route" in stock:  # FastAPI's route, its form read by FastAPI
+        app.include_router(games.stock_move_router)
+    else:
+        app.router.routes.insert(0, games.MOVE_ROUTE)
     app.include_router(games.router)
     app.include_router(home.router)
     app.include_router(language_router)
@@ -82,7 +87,10 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(races.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
-    app.add_middleware(GZip)
+    if "compression" in stock:  # Starlette's, one level for every answer
+        app.add_middleware(GZipMiddleware, minimum_size=MINIMUM_SIZE, compresslevel=FRAGMENT_LEVEL)
+    else:
+        app.add_middleware(GZip)
     app.add_middleware(Security, base_url=settings.base_url)
     app.add_middleware(AccessLog)
     # Outermost: every answer, refusals of the layers inside included, speaks the

@@ -1,4 +1,5 @@
-r"""The access log, with game ids cut to a short prefix: a game's URL is its key; and the
+r"""The access log, with game ids, race tokens and watch tokens cut to a short prefix (a
+game's URL is its key, a race's or a watch link's token lets anyone in); and the
 ``Server-Timing: app;dur=…`` header, the server's own time per request (the benchmarks
 read it).
 
@@ -6,6 +7,10 @@ Uvicorn's own access log prints whole paths, so the site runs with it off and lo
 
 >>> redact("/games/mzSoW-_QGh5Ky3uzNr00dr-3/actions")
 '/games/mzSo…/actions'
+>>> redact("/races/Qx7bW0e_4rT2pLm9sKd1Vz3a/events")
+'/races/Qx7b…/events'
+>>> redact("/watch/vN2s-8yHqA0cJf5kRt1XwE6u")
+'/watch/vN2s…'
 >>> redact("/players/join/eyJhbGciOi.abc")
 '/players/join/…'
 
@@ -28,7 +33,8 @@ from app.store.ids import ID_CHARACTER
 
 logger = logging.getLogger("solitaire.access")
 
-GAME_ID: Final = re.compile(f"(/games/{ID_CHARACTER}{{4}}){ID_CHARACTER}+")
+GAME_ID: Final = re.compile(f"(/(?:games|races|watch)/{ID_CHARACTER}{{4}}){ID_CHARACTER}+")
+"""A game's id, a race's token or a watch link's token: the first four characters kept."""
 TOKEN: Final = re.compile(r"(/players/join/)[^/?]+")
 
 

@@ -236,46 +236,53 @@ def test_replays_and_exports_are_rate_limited(site: Callable[..., Site]) -> None
     assert statuses == [200, 200, 200, 200, 429]
 
 
-def test_a_client_that_stops_reading_is_cut_off(site: Callable[..., Site]) -> None:
-    found = site(RESPONSE_WRITE_SECONDS="1")
-    # An export of ~7 MB: more than the kernel's buffers (up to 4 MB to send) hold.
+def test_a_client_that_stops_reading_holds_its_connection_not_the_answer(
+    site: Callable[..., Site],
+) -> None:
+    """A reader that takes nothing of a ~7 MB export: the export waits for the socket (the
+    server's flow control), so the server holds the connection but not the answer, and
+    serves everyone else meanwhile. Cutting such a reader off is the proxy's (``timeout
+    client``, docs/deploying.md): uvicorn's stock protocol waits for it."""
+    found = site()
     game_id = long_game(found, 1_000_000)
+    httpx.get(f"{found.url}/games/{game_id}/history")  # once whole: the export's code is warm
+    before = found.memory()
     with socket.socket() as reader:
         reader.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         reader.connect(("127.0.0.1", found.port))
         reader.sendall(f"GET /games/{game_id}/history HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-        time.sleep(10)  # takes nothing: the server's buffers fill, and it waits 1 s
-        received = 0
-        reader.settimeout(10)
-        try:
-            while chunk := reader.recv(65536):
-                received += len(chunk)
-        except (ConnectionResetError, TimeoutError):
-            pass
-    assert received < 6_000_000  # cut off before the end
+        deadline = time.monotonic() + 3  # takes nothing: the kernel's buffers fill
+        while time.monotonic() < deadline:
+            assert httpx.get(found.url + "/", timeout=10).status_code == 200
+            time.sleep(0.2)
+        grown = found.memory() - before
+    assert grown < 4 * MIB, f"{grown / MIB:.1f} MiB held for a reader that took nothing"
     assert httpx.get(found.url + "/").status_code == 200
 
 
-def test_one_address_cannot_take_every_connection(site: Callable[..., Site]) -> None:
-    """Half-sent requests from one address took all of MAX_CONNECTIONS: everyone got 503."""
-    found = site(MAX_CONNECTIONS="60", MAX_CONNECTIONS_PER_ADDRESS="20", REQUEST_READ_SECONDS="30")
+def test_connections_past_the_cap_are_refused_at_once_and_served_once_freed(
+    site: Callable[..., Site],
+) -> None:
+    """Half-sent requests hold connections: past ``MAX_CONNECTIONS`` a whole request is
+    answered 503 at once (uvicorn's ``limit_concurrency``: the server never runs out of
+    descriptors), and served again when they go. One address's share and the slow sender's
+    deadline are the proxy's (a per-address cap and ``timeout http-request``)."""
+    found = site(MAX_CONNECTIONS="60")
     held = []
     try:
         for _ in range(60):
-            hog = socket.create_connection(
-                ("127.0.0.1", found.port), source_address=("127.0.0.1", 0)
-            )
+            hog = socket.create_connection(("127.0.0.1", found.port))
             hog.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")  # never finished
             held.append(hog)
-        time.sleep(0.5)
-        refused = held[-1].recv(1024)
-        assert refused.startswith(b"HTTP/1.1 503")
-        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
-        with other:
-            assert other.get(found.url + "/").status_code == 200
+        refused = httpx.get(found.url + "/", timeout=10)
+        assert refused.status_code == 503
     finally:
         for hog in held:
             hog.close()
+    deadline = time.monotonic() + 30  # a bound for liveness: the server sees them close
+    while httpx.get(found.url + "/", timeout=10).status_code != 200:
+        assert time.monotonic() < deadline, "still refused after the connections closed"
+        time.sleep(0.1)
 
 
 def test_a_killed_worker_is_replaced_and_no_acknowledged_action_is_lost(

@@ -288,6 +288,28 @@ MOVE_ROUTE: Final = Route(
 """The move's route: the site's first (:func:`app.web.create_app`), so that a move, most of
 what comes, is matched at once, before FastAPI looks through the included routers."""
 
+stock_move_router = APIRouter(prefix="/games")
+"""The move's route as FastAPI makes it, its six fields read and checked by FastAPI: run
+instead of :data:`MOVE_ROUTE` with ``STOCK_PARTS=move_route`` (docs/architecture.md)."""
+
+
+@stock_move_router.post("/{game_id}/actions", name="game_action")
+async def stock_game_action(
+    request: Request,
+    db: DatabaseDep,
+    player: PlayerDep,
+    game_id: str,
+    version: ShortField,
+    action: ShortField = "",
+    source: ShortField = "",
+    target: ShortField = "",
+    held: ShortField = "",
+    shown: ShortField = "",
+) -> Response:
+    """``POST /games/{game_id}/actions`` on FastAPI's stock parts; the same move."""
+    form = ActionForm(version, action, source, target, held, shown)
+    return await in_thread(_game_action, request, db, player, game_id, form)
+
 
 def _game_action(
     request: Request, db: Database, player: str | None, game_id: str, form: ActionForm
