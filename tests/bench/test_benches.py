@@ -35,10 +35,11 @@ def test_move_latency_runs() -> None:
 
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (make test does)")
 def test_load_runs_the_site_and_its_ceiling() -> None:
-    out = smoke("load.py")
+    out = smoke("load.py", "--stock", "log_writer")
     for step in ("ceiling (bare render)", "move + undo, 1 worker", "game page GET", "2 workers"):
         assert step in out
     assert "of the ceiling" in out
+    assert "move, stock log_writer" in out and "of a move's server CPU" in out
 
 
 def test_stats_page_runs() -> None:
