@@ -1,8 +1,9 @@
 """A real ``solitaire serve`` stays bounded under the outside review's attacks (scaled to
-this machine): memory from query strings, long histories, slow readers, one address's
-connections, a killed worker, and the small gaps (player rows, restarts, file modes,
-caching, the ``Host`` header). The figures are in the README and docs/reliability.md;
-``bench/attacks.py`` measures the same shapes."""
+this machine): memory from query strings, long histories, slow readers, connections past
+the cap (slow senders and one address's share are the reverse proxy's), a killed worker,
+and the small gaps (player rows, restarts, file modes, caching, the ``Host`` header). The
+figures are in the README and docs/reliability.md; ``bench/attacks.py`` measures the same
+shapes."""
 
 from __future__ import annotations
 

@@ -56,11 +56,16 @@ def _take(lock: FairLock, order: list[int], number: int) -> None:
         order.append(number)
 
 
-def test_writers_committed_together_fail_alone(db: Database) -> None:
+@pytest.mark.parametrize("stock", ["", "driver", "group_commit"])
+def test_writers_committed_together_fail_alone(database_url: str, stock: str) -> None:
     """Group commit: each writer's work has its own savepoint; one that fails takes back its
-    own changes only, and every other one is stored when its call returns."""
+    own changes only, and every other one is stored when its call returns. The same with
+    the statements through SQLAlchemy's ``Connection`` and with a commit each
+    (``STOCK_PARTS``)."""
     import threading
     from datetime import UTC, datetime
+
+    db = Database(database_url, stock=frozenset({stock} - {""}))
 
     outcomes: dict[int, str] = {}
 
@@ -85,6 +90,7 @@ def test_writers_committed_together_fail_alone(db: Database) -> None:
     with db.read() as session:
         stored = set(session.scalars(text("SELECT id FROM players")))
     assert stored == {f"p{n}" for n in range(8) if n != 3}
+    db.dispose()
 
 
 def test_when_the_group_commit_fails_no_writer_is_told_it_was_stored(
