@@ -1,0 +1,155 @@
+"""A race's live stream to one page: server-sent events on Starlette's StreamingResponse.
+
+Sent at once (a first connection or a reconnection, to any server: the rows are the
+truth): ``retry``, the racers' table, every small board, and the race's state when the
+page shows another. Then, at each change heard (:mod:`app.service.race_feed`), one chunk:
+the table and the boards that changed together, the live region's words (``said``), the
+new ``state`` (the page asks its ``#race`` part again) and ``end`` once the race is over.
+Each event carries an ``id`` (the race's state and step), a comment keeps a quiet stream
+open, and a server closing its streams ends each cleanly: the browser reconnects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import StreamingResponse
+from starlette.types import Receive, Scope, Send
+
+from app import i18n
+from app.service import races
+from app.service.model import utcnow
+from app.service.race_feed import Feed, Parts, Watch
+from app.web.race_pages import rows, said, small_board
+
+RETRY_MS: Final = 1000
+"""How soon a browser reconnects a stream that ended or broke (to any server)."""
+BEAT: Final = b": beat\n\n"
+
+
+def event(name: str, data: str) -> str:
+    """A server-sent event: its name, and each line of its data (blank lines dropped)."""
+    lines = [line.strip() for line in data.splitlines() if line.strip()] or [""]
+    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+
+
+def event_id(race: races.Race) -> str:
+    """The race's state and step (joins and moves so far): what a reconnection names."""
+    return f"{race.state}.{len(race.racers) + sum(r.version for r in race.racers)}"
+
+
+class Shown:
+    """What a stream has shown: the race as last sent (the live region spoke of it) and
+    each racer's board version. Streams that were sent the same are equal, so what they
+    are sent next is drawn once for all of them (:func:`sending`)."""
+
+    __slots__ = ("boards", "change", "hash", "race")
+
+    def __init__(self, race: races.Race, boards: tuple[tuple[int, int], ...] = ()) -> None:
+        self.race, self.change, self.boards = race, race.change, boards
+        self.hash = hash((self.change, boards))
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Shown) and (self.change, self.boards) == (
+            other.change,
+            other.boards,
+        )
+
+
+def _next(request: Request, race: races.Race, shown: Shown) -> tuple[bytes, Shown]:
+    """The chunk that takes a page from ``shown`` to ``race``: the table and the boards
+    that changed together (never one without the other), then the words and state."""
+    env = request.app.state.templates.env
+    table = env.get_template("races/_racers.html").render(
+        request=request, race=race, rows=rows(request, race)
+    )
+    out = [f"id: {event_id(race)}\n", event("racers", table)]
+    sent = dict(shown.boards)
+    if race.state != "lobby":
+        for racer in race.racers:
+            if racer.position is not None and sent.get(racer.joined) != racer.version:
+                sent[racer.joined] = racer.version
+                board = small_board(request, race, racer)
+                out.append(event(f"board-{racer.joined}", board))
+    if race.change != shown.change:
+        words = said(shown.race, race)
+        if words:
+            out.append(event("said", words))
+        out.append(event("state", race.state))
+    if race.state == "finished":
+        out.append(event("end", "end"))
+    return "".join(out).encode(), Shown(race, tuple(sorted(sent.items())))
+
+
+def sending(
+    request: Request, language: i18n.LocaleCode, race: races.Race, parts: Parts, shown: Shown
+) -> tuple[bytes, Shown]:
+    """:func:`_next`, drawn once a reading for every stream that showed the same."""
+    key = ("sending", language, shown)
+    found = parts.get(key)
+    if not isinstance(found, tuple):
+        with i18n.use_locale(language):
+            found = parts[key] = _next(request, race, shown)
+    return found
+
+
+def _moment(race: races.Race) -> float | None:
+    """Seconds until the race changes by the clock alone (countdown's end, time limit)."""
+    moment = race.started_at if race.counting_down else None
+    if race.state == "running" and not race.counting_down:
+        moment = race.deadline
+    return None if moment is None else (moment - utcnow()).total_seconds() + 0.05
+
+
+async def events(
+    request: Request,
+    feed: Feed,
+    watch: Watch,
+    read: Callable[[], Awaitable[races.Race]],
+    language: i18n.LocaleCode,
+    shown_state: str,
+) -> AsyncIterator[bytes]:
+    """The stream's chunks until the race ends or the server closes its streams."""
+    race, parts = await feed.latest(watch, read)
+    head = f"retry: {RETRY_MS}\n\n".encode()
+    if race.state == "finished":
+        yield head + event("state", "finished").encode() + event("end", "end").encode()
+        return
+    if shown_state and race.state != shown_state:  # the page shows another: it asks again
+        head += event("state", race.state).encode()
+    out, shown = sending(request, language, race, parts, Shown(race))
+    yield head + out
+    while True:
+        if (delay := _moment(shown.race)) is not None:
+            feed.at(watch.token, delay)
+        if not await feed.wait(watch):
+            if feed.closing:
+                return  # the client reconnects (to another server)
+            yield BEAT
+            continue
+        race, parts = await feed.latest(watch, read)
+        out, shown = sending(request, language, race, parts, shown)
+        yield out
+        if race.state == "finished":
+            return
+
+
+class RaceStream(StreamingResponse):
+    """``text/event-stream``, never stored or buffered; its watch let go however the
+    answer ends (even before its first chunk)."""
+
+    def __init__(self, content: AsyncIterator[bytes], feed: Feed, watch: Watch) -> None:
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        super().__init__(content, media_type="text/event-stream", headers=headers)
+        self.feed, self.watch = feed, watch
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.feed.unsubscribe(self.watch)
