@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
+from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -77,11 +78,14 @@ class Settings(BaseSettings):
     solver_par_wait: float = 1.0
     """Seconds a deal's records page or a win waits for the deal's par (its shortest line)
     to be found; past it the page says the par is being worked out."""
-    race_streams: int = 2000
+    race_streams: int = 0
     """Races' live event streams one server process keeps open at once; one more is
-    answered 503 (the page falls back to asking every few seconds)."""
+    answered 503 (the page falls back to asking every few seconds). 0: ``MAX_CONNECTIONS``
+    less its reserve (:func:`stream_room`); more than that is refused at start: streams
+    never take the connections a move needs."""
     race_streams_per_address: int = 32
-    """Races' event streams one address may hold open at once (0: no cap)."""
+    """Races' event streams one address may hold open at once (0: no cap); below
+    ``MAX_CONNECTIONS_PER_ADDRESS`` (that address's moves need a connection too)."""
     race_stream_interval_ms: int = 50
     """A race's changes within this many milliseconds reach its live pages together: what
     its streams cost stays bounded however fast its racers move."""
@@ -90,6 +94,32 @@ class Settings(BaseSettings):
     Empty: PostgreSQL's own notifications on PostgreSQL, else within the process."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
+
+    @model_validator(mode="after")
+    def _streams_leave_room(self) -> Settings:
+        room = stream_room(self.max_connections)
+        if self.race_streams > room:
+            raise ValueError(
+                f"RACE_STREAMS ({self.race_streams}) must leave a reserve of MAX_CONNECTIONS "
+                f"({self.max_connections}) for moves and pages: at most {room}"
+            )
+        per_address = self.max_connections_per_address
+        if per_address and not 0 < self.race_streams_per_address < per_address:
+            raise ValueError(
+                f"RACE_STREAMS_PER_ADDRESS ({self.race_streams_per_address}) must be 1 to "
+                f"{per_address - 1}: below MAX_CONNECTIONS_PER_ADDRESS ({per_address})"
+            )
+        return self
+
+
+def stream_room(max_connections: int) -> int:
+    """Race streams a server may hold: its connections less a reserve for other requests
+    (a fifth, at least 10)."""
+    return max(0, max_connections - max(10, max_connections // 5))
+
+
+def race_stream_cap(settings: Settings) -> int:
+    return settings.race_streams or stream_room(settings.max_connections)
 
 
 WILDCARDS: Final = frozenset({"", "0.0.0.0", "::", "[::]"})

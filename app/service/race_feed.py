@@ -17,7 +17,7 @@ import logging
 import threading
 import weakref
 from collections.abc import Awaitable, Callable, Hashable
-from typing import Final, TypeVar, cast
+from typing import Final
 
 from app.caches import Kept, text_size
 from app.service import race_fanout
@@ -31,7 +31,6 @@ HEARTBEAT_SECONDS: Final = 15.0
 GAMES_KEPT_BYTES: Final = 1 << 20
 """The games known to be in a race (or not): looked up once a game, at its first move."""
 
-T = TypeVar("T")
 Parts = dict[Hashable, object]
 """What the streams of a race drew from one reading of it, shared by them."""
 
@@ -51,16 +50,20 @@ class Watch:
 
 
 class _Race:
-    """A race watched here: its changes heard (a count), the pulse its streams wait on,
-    its last reading (shared), and the timer of its clock's next change."""
+    """A race watched here: its changes heard (a count), its last reading (the version
+    it was made at, the race, the parts drawn from it), the reading under way, the pulse
+    its streams wait on, and the timer of its clock's next change."""
 
-    __slots__ = ("pulse", "reading", "timer", "version", "watches")
+    __slots__ = ("again", "pulse", "read", "reading", "shown", "timer", "version", "watches")
 
-    def __init__(self) -> None:
+    def __init__(self, read: Callable[[], Awaitable[object]]) -> None:
         self.watches: set[Watch] = set()
         self.version = 0
+        self.read = read
+        self.shown: tuple[int, object, Parts] | None = None
+        self.reading: asyncio.Future[None] | None = None
+        self.again = False
         self.pulse = asyncio.Event()
-        self.reading: tuple[int, asyncio.Future[object], Parts] | None = None
         self.timer: asyncio.TimerHandle | None = None
 
     def wake(self) -> None:
@@ -138,10 +141,35 @@ class Feed:
                 self.deliver(each)
 
     def deliver(self, token: str) -> None:
+        """A change of the race: read once for its streams here, then they wake."""
         race = self.races.get(token)
         if race is not None:
             race.version += 1
+            if race.reading is None:
+                self._read(race)
+            else:
+                race.again = True  # read again once the reading under way is in
+
+    def _read(self, race: _Race) -> asyncio.Future[None]:
+        reading = race.reading = asyncio.ensure_future(self._reading(race))
+        reading.add_done_callback(lambda task: task.cancelled() or task.exception())
+        return reading
+
+    async def _reading(self, race: _Race) -> None:
+        """Read the race, keep the reading, wake its streams; read again if a change came
+        meanwhile. A failure reaches whoever awaits it (a stream opening)."""
+        version, race.again = race.version, False
+        try:
+            race.shown = (version, await race.read(), {})
             race.wake()
+        except Exception:
+            if race.shown is not None:  # its streams go on: the next change reads again
+                log.warning("race feed: a race was not read", exc_info=True)
+            raise
+        finally:
+            race.reading = None
+            if race.again and race.watches:
+                self._read(race)
 
     def _beat(self) -> None:
         self._wake_all()
@@ -163,7 +191,8 @@ class Feed:
 
     # Streams (in the loop)
 
-    def subscribe(self, token: str, address: str) -> Watch:
+    def subscribe(self, token: str, address: str, read: Callable[[], Awaitable[object]]) -> Watch:
+        """A stream of the race opens (``read`` reads it, for all its streams here)."""
         if (
             self.closing
             or self.count >= self.max_streams
@@ -172,7 +201,7 @@ class Feed:
             raise StreamsFull(address)
         self.start()
         watch = Watch(token, address)
-        self.races.setdefault(token, _Race()).watches.add(watch)
+        self.races.setdefault(token, _Race(read)).watches.add(watch)
         self.addresses[address] = self.addresses.get(address, 0) + 1
         self.count += 1
         return watch
@@ -191,31 +220,32 @@ class Feed:
             self.addresses[watch.address] = left
         self.count -= 1
 
+    async def first(self, watch: Watch) -> tuple[object, Parts]:
+        """The race for a stream that opens: its last reading if no change has come since,
+        else the next (shielded: a client leaving never cancels a reading)."""
+        race = self.races[watch.token]
+        if race.shown is None or race.shown[0] != race.version or race.reading is not None:
+            await asyncio.shield(race.reading or self._read(race))
+        return self.latest(watch)
+
     async def wait(self, watch: Watch) -> bool:
-        """Until the race changes past what ``watch`` read (True), a heartbeat or the
+        """Until the race was read past what ``watch`` was sent (True), a heartbeat or the
         streams' close (False). Each waits on a future of its own."""
         race = self.races[watch.token]
-        if race.version == watch.seen or self.closing:
-            await race.pulse.wait()
-        return race.version != watch.seen and not self.closing
+        if self._unseen(race, watch) or self.closing:
+            return not self.closing
+        await race.pulse.wait()
+        return self._unseen(race, watch) and not self.closing
 
-    async def latest(self, watch: Watch, read: Callable[[], Awaitable[T]]) -> tuple[T, Parts]:
-        """The race as read since its last change, read once for all its streams here
-        (shielded: a stream leaving cancels its own wait, never the reading)."""
+    @staticmethod
+    def _unseen(race: _Race, watch: Watch) -> bool:
+        return race.shown is not None and race.shown[0] != watch.seen
+
+    def latest(self, watch: Watch) -> tuple[object, Parts]:
+        """The race as last read (and the parts its streams drew of it), now sent."""
         race = self.races[watch.token]
-        version = race.version
-        if race.reading is None or race.reading[0] != version:
-            reading: asyncio.Future[object] = asyncio.ensure_future(read())
-            reading.add_done_callback(_retrieved)
-            race.reading = (version, reading, {})
-        _version, task, parts = race.reading
-        try:
-            value = cast(T, await asyncio.shield(task))  # the task is ``read``'s
-        except Exception:
-            if race.reading is not None and race.reading[1] is task:
-                race.reading = None  # the next to ask reads again
-            raise
-        watch.seen = version
+        assert race.shown is not None
+        watch.seen, value, parts = race.shown
         return value, parts
 
     def close_streams(self) -> None:

@@ -11,7 +11,8 @@ open, and a server closing its streams ends each cleanly: the browser reconnects
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import os
+from collections.abc import AsyncIterator
 from typing import Final
 
 from starlette.requests import Request
@@ -29,10 +30,12 @@ RETRY_MS: Final = 1000
 BEAT: Final = b": beat\n\n"
 
 
-def event(name: str, data: str) -> str:
-    """A server-sent event: its name, and each line of its data (blank lines dropped)."""
+def event(name: str, data: str, known: str = "") -> str:
+    """A server-sent event: its name, its ``id`` (``known``), and each line of its data
+    (blank lines dropped)."""
     lines = [line.strip() for line in data.splitlines() if line.strip()] or [""]
-    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
+    head = f"event: {name}\n" + (f"id: {known}\n" if known else "")
+    return head + "".join(f"data: {line}\n" for line in lines) + "\n"
 
 
 def event_id(race: races.Race) -> str:
@@ -68,9 +71,9 @@ def _next(request: Request, race: races.Race, shown: Shown) -> tuple[bytes, Show
     table = env.get_template("races/_racers.html").render(
         request=request, race=race, rows=rows(request, race)
     )
-    out = [f"id: {event_id(race)}\n", event("racers", table)]
+    out = [event("racers", table, event_id(race))]
     sent = dict(shown.boards)
-    if race.state != "lobby":
+    if race.state != "lobby" and not os.environ.get("NOBOARDS"):
         for racer in race.racers:
             if racer.position is not None and sent.get(racer.joined) != racer.version:
                 sent[racer.joined] = racer.version
@@ -106,16 +109,18 @@ def _moment(race: races.Race) -> float | None:
     return None if moment is None else (moment - utcnow()).total_seconds() + 0.05
 
 
+def _latest(feed: Feed, watch: Watch) -> tuple[races.Race, Parts]:
+    race, parts = feed.latest(watch)
+    assert isinstance(race, races.Race)  # what the route's ``read`` reads
+    return race, parts
+
+
 async def events(
-    request: Request,
-    feed: Feed,
-    watch: Watch,
-    read: Callable[[], Awaitable[races.Race]],
-    language: i18n.LocaleCode,
-    shown_state: str,
+    request: Request, feed: Feed, watch: Watch, language: i18n.LocaleCode, shown_state: str
 ) -> AsyncIterator[bytes]:
-    """The stream's chunks until the race ends or the server closes its streams."""
-    race, parts = await feed.latest(watch, read)
+    """The stream's chunks until the race ends or the server closes its streams (the
+    race read by the route already, :meth:`Feed.first`)."""
+    race, parts = _latest(feed, watch)
     head = f"retry: {RETRY_MS}\n\n".encode()
     if race.state == "finished":
         yield head + event("state", "finished").encode() + event("end", "end").encode()
@@ -132,7 +137,7 @@ async def events(
                 return  # the client reconnects (to another server)
             yield BEAT
             continue
-        race, parts = await feed.latest(watch, read)
+        race, parts = _latest(feed, watch)
         out, shown = sending(request, language, race, parts, shown)
         yield out
         if race.state == "finished":

@@ -96,19 +96,19 @@ async def race_events(request: Request, db: DatabaseDep, token: str, state: str 
     feed = race_feed.feed_of(db)
     assert feed is not None
     address = request.client.host if request.client else ""
-    try:
-        watch = feed.subscribe(token, address)
-    except race_feed.StreamsFull:
-        message = i18n.gettext("Too many live pages are open: this one will ask every few seconds.")
-        response = render_error(request, 503, i18n.gettext("Try again soon"), message)
-        response.headers["Retry-After"] = "5"
-        return response
 
     async def read() -> races.Race:
         return await in_thread(races.race, db=db, token=token)
 
     try:
-        await feed.latest(watch, read)  # one reading for every stream opening at once
+        watch = feed.subscribe(token, address, read)
+    except race_feed.StreamsFull:
+        message = i18n.gettext("Too many live pages are open: this one will ask every few seconds.")
+        response = render_error(request, 503, i18n.gettext("Try again soon"), message)
+        response.headers["Retry-After"] = "5"
+        return response
+    try:
+        await feed.first(watch)  # one reading for every stream opening at once
     except races.RaceNotFound:
         feed.unsubscribe(watch)
         return not_found(request)
@@ -117,7 +117,7 @@ async def race_events(request: Request, db: DatabaseDep, token: str, state: str 
         raise
     shown = request.headers.get("last-event-id", "").partition(".")[0] or state
     shown = shown if shown in ("lobby", "running", "finished") else ""
-    content = race_stream.events(request, feed, watch, read, i18n.current(), shown)
+    content = race_stream.events(request, feed, watch, i18n.current(), shown)
     return race_stream.RaceStream(content, feed, watch)
 
 
