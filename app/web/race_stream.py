@@ -11,7 +11,7 @@ open, and a server closing its streams ends each cleanly: the browser reconnects
 
 from __future__ import annotations
 
-import os
+import time
 from collections.abc import AsyncIterator
 from typing import Final
 
@@ -25,6 +25,8 @@ from app.service.model import utcnow
 from app.service.race_feed import Feed, Parts, Watch
 from app.web.race_pages import rows, said, small_board
 
+BOARD_SECONDS: Final = 0.25
+"""A racer's small board goes at most once in this many seconds (always with the table)."""
 RETRY_MS: Final = 1000
 """How soon a browser reconnects a stream that ended or broke (to any server)."""
 BEAT: Final = b": beat\n\n"
@@ -45,12 +47,13 @@ def event_id(race: races.Race) -> str:
 
 class Shown:
     """What a stream has shown: the race as last sent (the live region spoke of it) and
-    each racer's board version. Streams that were sent the same are equal, so what they
-    are sent next is drawn once for all of them (:func:`sending`)."""
+    each racer's board (its version, and the tick of :data:`BOARD_SECONDS` it went in).
+    Streams that were sent the same are equal, so what they are sent next is drawn once
+    for all of them (:func:`sending`)."""
 
     __slots__ = ("boards", "change", "hash", "race")
 
-    def __init__(self, race: races.Race, boards: tuple[tuple[int, int], ...] = ()) -> None:
+    def __init__(self, race: races.Race, boards: tuple[tuple[int, int, int], ...] = ()) -> None:
         self.race, self.change, self.boards = race, race.change, boards
         self.hash = hash((self.change, boards))
 
@@ -64,21 +67,31 @@ class Shown:
         )
 
 
-def _next(request: Request, race: races.Race, shown: Shown) -> tuple[bytes, Shown]:
+Sending = tuple[bytes, Shown, float | None]
+"""A chunk, what the page then shows, and when a board held back is due (monotonic)."""
+
+
+def _next(request: Request, race: races.Race, shown: Shown, tick: int) -> Sending:
     """The chunk that takes a page from ``shown`` to ``race``: the table and the boards
-    that changed together (never one without the other), then the words and state."""
+    that changed (in the same chunk: a board never lags its row), then the words and
+    the state. A racer's board goes once a tick at most: one that changed again within
+    its tick goes, with the table, at the next (a person's moves are rarely that quick)."""
     env = request.app.state.templates.env
     table = env.get_template("races/_racers.html").render(
         request=request, race=race, rows=rows(request, race)
     )
     out = [event("racers", table, event_id(race))]
-    sent = dict(shown.boards)
-    if race.state != "lobby" and not os.environ.get("NOBOARDS"):
-        for racer in race.racers:
-            if racer.position is not None and sent.get(racer.joined) != racer.version:
-                sent[racer.joined] = racer.version
-                board = small_board(request, race, racer)
-                out.append(event(f"board-{racer.joined}", board))
+    sent = {joined: (version, at) for joined, version, at in shown.boards}
+    due = None
+    for racer in race.racers if race.state != "lobby" else ():
+        version, at = sent.get(racer.joined, (-1, -1))
+        if racer.position is None or version == racer.version:
+            continue
+        if at == tick:
+            due = (tick + 1) * BOARD_SECONDS
+            continue
+        sent[racer.joined] = (racer.version, tick)
+        out.append(event(f"board-{racer.joined}", small_board(request, race, racer)))
     if race.change != shown.change:
         words = said(shown.race, race)
         if words:
@@ -86,18 +99,20 @@ def _next(request: Request, race: races.Race, shown: Shown) -> tuple[bytes, Show
         out.append(event("state", race.state))
     if race.state == "finished":
         out.append(event("end", "end"))
-    return "".join(out).encode(), Shown(race, tuple(sorted(sent.items())))
+    boards = tuple((joined, *sent[joined]) for joined in sorted(sent))
+    return "".join(out).encode(), Shown(race, boards), due
 
 
 def sending(
     request: Request, language: i18n.LocaleCode, race: races.Race, parts: Parts, shown: Shown
-) -> tuple[bytes, Shown]:
-    """:func:`_next`, drawn once a reading for every stream that showed the same."""
-    key = ("sending", language, shown)
+) -> Sending:
+    """:func:`_next`, drawn once a reading and tick for every stream that showed the same."""
+    tick = int(time.monotonic() // BOARD_SECONDS)
+    key = ("sending", language, tick, shown)
     found = parts.get(key)
     if not isinstance(found, tuple):
         with i18n.use_locale(language):
-            found = parts[key] = _next(request, race, shown)
+            found = parts[key] = _next(request, race, shown, tick)
     return found
 
 
@@ -127,18 +142,20 @@ async def events(
         return
     if shown_state and race.state != shown_state:  # the page shows another: it asks again
         head += event("state", race.state).encode()
-    out, shown = sending(request, language, race, parts, Shown(race))
+    out, shown, due = sending(request, language, race, parts, Shown(race))
     yield head + out
     while True:
         if (delay := _moment(shown.race)) is not None:
             feed.at(watch.token, delay)
+        if due is not None:
+            feed.at(watch.token, due - time.monotonic() + 0.01)
         if not await feed.wait(watch):
             if feed.closing:
                 return  # the client reconnects (to another server)
             yield BEAT
             continue
         race, parts = _latest(feed, watch)
-        out, shown = sending(request, language, race, parts, shown)
+        out, shown, due = sending(request, language, race, parts, shown)
         yield out
         if race.state == "finished":
             return
