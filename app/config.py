@@ -84,8 +84,8 @@ class Settings(BaseSettings):
     less its reserve (:func:`stream_room`); more than that is refused at start: streams
     never take the connections a move needs."""
     race_streams_per_address: int = 32
-    """Races' event streams one address may hold open at once (0: no cap); below
-    ``MAX_CONNECTIONS_PER_ADDRESS`` (that address's moves need a connection too)."""
+    """Races' event streams one address may hold open at once (0: no cap); never more than
+    ``MAX_CONNECTIONS_PER_ADDRESS`` less its reserve (that address's moves need one too)."""
     race_stream_interval_ms: int = 50
     """A race's changes within this many milliseconds reach its live pages together: what
     its streams cost stays bounded however fast its racers move."""
@@ -103,12 +103,6 @@ class Settings(BaseSettings):
                 f"RACE_STREAMS ({self.race_streams}) must leave a reserve of MAX_CONNECTIONS "
                 f"({self.max_connections}) for moves and pages: at most {room}"
             )
-        per_address = self.max_connections_per_address
-        if per_address and not 0 < self.race_streams_per_address < per_address:
-            raise ValueError(
-                f"RACE_STREAMS_PER_ADDRESS ({self.race_streams_per_address}) must be 1 to "
-                f"{per_address - 1}: below MAX_CONNECTIONS_PER_ADDRESS ({per_address})"
-            )
         return self
 
 
@@ -118,8 +112,16 @@ def stream_room(max_connections: int) -> int:
     return max(0, max_connections - max(10, max_connections // 5))
 
 
-def race_stream_cap(settings: Settings) -> int:
-    return settings.race_streams or stream_room(settings.max_connections)
+def race_stream_caps(settings: Settings) -> tuple[int, int]:
+    """Race streams a server holds, in all and from one address (0: no cap)."""
+    per_address, connections = (
+        settings.race_streams_per_address,
+        settings.max_connections_per_address,
+    )
+    if connections:
+        room = stream_room(connections)
+        per_address = min(per_address, room) if per_address else room
+    return settings.race_streams or stream_room(settings.max_connections), per_address
 
 
 WILDCARDS: Final = frozenset({"", "0.0.0.0", "::", "[::]"})

@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 from itsdangerous import URLSafeSerializer
 
-from app.config import ROOT, Settings, get_settings, race_stream_cap, secret_key, site_address
+from app.config import ROOT, Settings, get_settings, race_stream_caps, secret_key, site_address
 from app.service import race_feed, solvers
 from app.store import Database
 from app.web import errors
@@ -51,11 +51,12 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
     app.state.solvers = pool
+    max_streams, per_address = race_stream_caps(settings)
     feed = race_feed.install(
         app.state.db,
         redis_url=settings.redis_url,
-        max_streams=race_stream_cap(settings),
-        per_address=settings.race_streams_per_address,
+        max_streams=max_streams,
+        per_address=per_address,
         interval=settings.race_stream_interval_ms / 1000,
     )
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
