@@ -25,7 +25,7 @@ from app.service.model import utcnow
 from app.service.race_feed import Feed, Parts, Watch
 from app.web.race_pages import rows, said, small_board
 
-BOARD_SECONDS: Final = 0.25
+BOARD_SECONDS: Final = 0.5
 """A racer's small board goes at most once in this many seconds (always with the table)."""
 RETRY_MS: Final = 1000
 """How soon a browser reconnects a stream that ended or broke (to any server)."""
