@@ -71,7 +71,7 @@ class _Race:
         self.pulse.clear()
 
 
-def _retrieved(task: asyncio.Future[object]) -> None:
+def _retrieved(task: asyncio.Future[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.warning("race feed: %r", task.exception())
 
@@ -100,8 +100,6 @@ class Feed:
         self.guard = threading.Lock()
         self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
 
-    # The loop's side
-
     def start(self) -> None:
         """Listen (in the running loop): the app's start, or its first stream."""
         loop = asyncio.get_running_loop()
@@ -116,7 +114,7 @@ class Feed:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        task.add_done_callback(_retrieved)  # type: ignore[arg-type]
+        task.add_done_callback(_retrieved)
 
     async def _listen(self) -> None:
         while True:
@@ -183,21 +181,15 @@ class Feed:
         if race is None or self.loop is None:
             return
         when = self.loop.time() + max(0.0, delay)
-        if race.timer is not None and not race.timer.cancelled() and race.timer.when() <= when:
-            return
-        if race.timer is not None:
-            race.timer.cancel()
-        race.timer = self.loop.call_at(when, self.deliver, token)
-
-    # Streams (in the loop)
+        if race.timer is None or race.timer.cancelled() or race.timer.when() > when:
+            if race.timer is not None:
+                race.timer.cancel()
+            race.timer = self.loop.call_at(when, self.deliver, token)
 
     def subscribe(self, token: str, address: str, read: Callable[[], Awaitable[object]]) -> Watch:
         """A stream of the race opens (``read`` reads it, for all its streams here)."""
-        if (
-            self.closing
-            or self.count >= self.max_streams
-            or (self.per_address and self.addresses.get(address, 0) >= self.per_address)
-        ):
+        crowded = self.per_address and self.addresses.get(address, 0) >= self.per_address
+        if self.closing or self.count >= self.max_streams or crowded:
             raise StreamsFull(address)
         self.start()
         watch = Watch(token, address)
@@ -258,8 +250,6 @@ class Feed:
     def _wake_all(self) -> None:
         for race in self.races.values():
             race.wake()
-
-    # Changes (any thread)
 
     def publish(self, token: str) -> None:
         """A race's change is stored: announce it (once an interval at most)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from typing import Final
 
 from starlette.requests import Request
@@ -45,26 +46,15 @@ def event_id(race: races.Race) -> str:
     return f"{race.state}.{len(race.racers) + sum(r.version for r in race.racers)}"
 
 
+@dataclass(frozen=True, slots=True)
 class Shown:
-    """What a stream has shown: the race as last sent (the live region spoke of it) and
-    each racer's board (its version, and the tick of :data:`BOARD_SECONDS` it went in).
-    Streams that were sent the same are equal, so what they are sent next is drawn once
-    for all of them (:func:`sending`)."""
+    """What a stream has shown: the race's change as last sent (the live region spoke of
+    it) and each racer's board (version, and the tick of :data:`BOARD_SECONDS` it went
+    in). Streams sent the same are equal: what they are sent next is drawn once."""
 
-    __slots__ = ("boards", "change", "hash", "race")
-
-    def __init__(self, race: races.Race, boards: tuple[tuple[int, int, int], ...] = ()) -> None:
-        self.race, self.change, self.boards = race, race.change, boards
-        self.hash = hash((self.change, boards))
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Shown) and (self.change, self.boards) == (
-            other.change,
-            other.boards,
-        )
+    change: tuple[object, ...]
+    boards: tuple[tuple[int, int, int], ...]
+    race: races.Race = field(compare=False, hash=False)
 
 
 Sending = tuple[bytes, Shown, float | None]
@@ -100,7 +90,7 @@ def _next(request: Request, race: races.Race, shown: Shown, tick: int) -> Sendin
     if race.state == "finished":
         out.append(event("end", "end"))
     boards = tuple((joined, *sent[joined]) for joined in sorted(sent))
-    return "".join(out).encode(), Shown(race, boards), due
+    return "".join(out).encode(), Shown(race.change, boards, race), due
 
 
 def sending(
@@ -142,7 +132,7 @@ async def events(
         return
     if shown_state and race.state != shown_state:  # the page shows another: it asks again
         head += event("state", race.state).encode()
-    out, shown, due = sending(request, language, race, parts, Shown(race))
+    out, shown, due = sending(request, language, race, parts, Shown(race.change, (), race))
     yield head + out
     while True:
         if (delay := _moment(shown.race)) is not None:
