@@ -331,11 +331,12 @@ def feed_of(db: Database) -> Feed | None:
     return _FEEDS.get(db)
 
 
-def close_streams() -> None:
-    """End every open race stream of this process, cleanly, and open no more: for a
-    server's shutdown (its clients reconnect to another). Safe from any thread; the app's
-    lifespan calls it at its end, and a server may call it on its graceful shutdown's start."""
-    for feed in list(_FEEDS.values()):
+def close_streams(db: Database | None = None) -> None:
+    """End every open race stream of this process (of ``db``'s site only, if given),
+    cleanly, and open no more: for a server's shutdown (its clients reconnect to another).
+    Safe from any thread; the app's lifespan calls it at its end, and a server calls it as
+    its graceful shutdown begins (uvicorn waits for open answers before the lifespan ends)."""
+    for feed in [_FEEDS[db]] if db is not None and db in _FEEDS else list(_FEEDS.values()):
         feed.close_streams()
 
 

@@ -35,7 +35,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         feed.start()  # races' changes heard from the start (from other servers too)
         yield
-        race_feed.close_streams()  # open streams end cleanly: their pages reconnect
+        race_feed.close_streams(app.state.db)  # open streams end cleanly: pages reconnect
         await feed.aclose()
         pool.close()  # the solver processes end with the site
 
