@@ -213,7 +213,7 @@ def test_the_home_pages_race_panel(page: Page, artifacts: Path, width: int) -> N
 
 
 def test_without_a_live_stream_the_page_asks_every_two_seconds(
-    new_context: Callable[[], BrowserContext],
+    new_context: Callable[[], BrowserContext], artifacts: Path
 ) -> None:
     maker, joiner = new_context().new_page(), new_context().new_page()
     maker.route(STREAM, lambda route: route.abort())  # a stream refused
@@ -226,6 +226,9 @@ def test_without_a_live_stream_the_page_asks_every_two_seconds(
     notice = maker.locator(".race-live > .race-reconnecting")
     expect(notice).to_have_text("Reconnecting…")  # brief, and nothing more alarming
     expect(maker.get_by_role("alert")).to_have_count(0)
+    for width in (1280, 375):
+        maker.set_viewport_size({"width": width, "height": 800})
+        maker.screenshot(path=str(artifacts / f"race-reconnecting-en-{width}.png"))
     maker.unroute(STREAM)  # the stream is back: the notice goes
     expect(notice).to_have_count(0, timeout=LIVE_MS)
     assert not refused
