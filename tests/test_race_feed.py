@@ -218,3 +218,17 @@ def test_no_feed_no_announcement(sqlite_db: Database) -> None:
     assert race_feed.feed_of(sqlite_db) is None
     race_feed.moved(sqlite_db, "x" * 24)  # a site without a feed: nothing to tell
     assert race_feed.race_of(sqlite_db, "x" * 24) is None
+
+
+def test_streams_always_leave_connections_for_moves() -> None:
+    from pydantic import ValidationError
+
+    from app.config import Settings, race_stream_caps
+
+    assert race_stream_caps(Settings()) == (800, 32)  # 1,000 connections less a fifth
+    assert race_stream_caps(Settings(max_connections=40, max_connections_per_address=20)) == (
+        30,
+        10,
+    )
+    with pytest.raises(ValidationError, match="at most 800"):
+        Settings(race_streams=1000)
