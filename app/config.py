@@ -8,6 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
+from pydantic import model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,11 +73,14 @@ class Settings(BaseSettings):
     solver_par_wait: float = 1.0
     """Seconds a deal's records page or a win waits for the deal's par (its shortest line)
     to be found; past it the page says the par is being worked out."""
-    race_streams: int = 2000
+    race_streams: int = 0
     """Races' live event streams one server process keeps open at once; one more is
-    answered 503 (the page falls back to asking every few seconds)."""
+    answered 503 (the page falls back to asking every few seconds). 0: ``MAX_CONNECTIONS``
+    less its reserve (:func:`stream_room`); more than that is refused at start: streams
+    never take the connections a move needs."""
     race_streams_per_address: int = 32
-    """Races' event streams one address may hold open at once (0: no cap)."""
+    """Races' event streams one address may hold open at once (0: no cap); never more than
+    ``MAX_CONNECTIONS_PER_ADDRESS`` less its reserve (that address's moves need one too)."""
     race_stream_interval_ms: int = 50
     """A race's changes within this many milliseconds reach its live pages together: what
     its streams cost stays bounded however fast its racers move."""
@@ -89,6 +93,34 @@ class Settings(BaseSettings):
     measuring, or to rule out the site's part when a fault is looked for."""
     pseudo_locale: bool = False
     """Offer the ``qps`` pseudo-locale (every translated message marked): tests only."""
+
+    @model_validator(mode="after")
+    def _streams_leave_room(self) -> Settings:
+        room = stream_room(self.max_connections)
+        if self.race_streams > room:
+            raise ValueError(
+                f"RACE_STREAMS ({self.race_streams}) must leave a reserve of MAX_CONNECTIONS "
+                f"({self.max_connections}) for moves and pages: at most {room}"
+            )
+        return self
+
+
+def stream_room(max_connections: int) -> int:
+    """Race streams a server may hold: its connections less a reserve for other requests
+    (a fifth, at least 10)."""
+    return max(0, max_connections - max(10, max_connections // 5))
+
+
+def race_stream_caps(settings: Settings) -> tuple[int, int]:
+    """Race streams a server holds, in all and from one address (0: no cap)."""
+    per_address, connections = (
+        settings.race_streams_per_address,
+        settings.max_connections_per_address,
+    )
+    if connections:
+        room = stream_room(connections)
+        per_address = min(per_address, room) if per_address else room
+    return settings.race_streams or stream_room(settings.max_connections), per_address
 
 
 STOCK_PARTS: Final = frozenset(

@@ -1,23 +1,42 @@
-"""The race feed's bounds: streams capped in all and per address, a stream that reads
-nothing dropped (never buffered for), changes within the interval sent together."""
+"""The race feed's behaviour: streams capped in all and per address; every change reaches
+every stream, however many clients come and go beside it; a change is announced at once
+after a quiet spell, then at most once an interval; a failed reading loses nothing and
+leaves no unretrieved task; a server closing its streams ends each cleanly."""
 
 from __future__ import annotations
 
 import asyncio
-import time
-from datetime import UTC, datetime
+import gc
+import logging
+import random
 
 import pytest
 
-from app.service import race_feed
-from app.service.race_feed import QUEUE_SIZE, Feed, Local, Push, StreamsFull
+from app.service import race_fanout, race_feed
+from app.service.race_feed import Feed, StreamsFull, Watch
 from app.store import Database
 from tests.own_loop import in_own_thread
 
 
-def feed(db: Database, **caps: int) -> Feed:
-    made = Feed(db, Local(), **{"max_streams": 3, "per_address": 2, **caps})  # type: ignore[arg-type]
-    return made
+class Counting(race_fanout.Local):
+    """In process, each announcement noted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.announced: list[tuple[str, float]] = []
+
+    async def announce(self, token: str) -> None:
+        self.announced.append((token, asyncio.get_running_loop().time()))
+        await super().announce(token)
+
+
+async def nothing() -> None:
+    return None
+
+
+def feed(db: Database, **caps: float) -> Feed:
+    settings = {"max_streams": 3, "per_address": 2, "interval": 0.0, **caps}
+    return Feed(db, Counting(), **settings)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -28,108 +47,171 @@ def sqlite_db() -> Database:
 def test_streams_are_capped_per_address_and_in_all(sqlite_db: Database) -> None:
     async def run() -> None:
         made = feed(sqlite_db)
-        one = made.subscribe("t", "10.0.0.1")
-        made.subscribe("t", "10.0.0.1")
+        one = made.subscribe("t", "10.0.0.1", nothing)
+        made.subscribe("t", "10.0.0.1", nothing)
         with pytest.raises(StreamsFull):
-            made.subscribe("t", "10.0.0.1")
-        made.subscribe("u", "10.0.0.2")
+            made.subscribe("t", "10.0.0.1", nothing)
+        made.subscribe("u", "10.0.0.2", nothing)
         with pytest.raises(StreamsFull):
-            made.subscribe("u", "10.0.0.3")  # three in all
+            made.subscribe("u", "10.0.0.3", nothing)  # three in all
         made.unsubscribe(one)
         made.unsubscribe(one)  # twice: counted once
-        made.subscribe("u", "10.0.0.3")
+        made.subscribe("u", "10.0.0.3", nothing)
         assert made.count == 3 and made.addresses == {"10.0.0.1": 1, "10.0.0.2": 1, "10.0.0.3": 1}
+        await made.aclose()
 
     in_own_thread(run)
 
 
-def test_a_stream_that_reads_nothing_is_dropped_not_buffered(sqlite_db: Database) -> None:
+def test_clients_coming_and_going_never_end_or_starve_the_other_streams(
+    sqlite_db: Database,
+) -> None:
+    """Sixteen long-lived streams, and clients that open the race's stream and leave it
+    (in their wait, or in the middle of a shared reading) all the while: each long-lived
+    stream stays open and reads every change, the last included."""
+    changes = 60
+
     async def run() -> None:
-        made = feed(sqlite_db)
-        slow = made.subscribe("t", "a")
-        quick = made.subscribe("t", "b")
-        for _ in range(QUEUE_SIZE):
-            made._fan("t")
-            assert await quick.wait(1)
-        assert not slow.dropped and slow.waiting == QUEUE_SIZE
-        made._fan("t")  # one more than it may hold
-        assert slow.dropped and slow.waiting <= QUEUE_SIZE
-        assert made.count == 1 and slow not in made.streams["t"]
-        assert await slow.wait(1)  # woken, to end
-        assert await quick.wait(1) and not quick.dropped
-
-    in_own_thread(run)
-
-
-def test_changes_within_the_interval_reach_a_stream_together(sqlite_db: Database) -> None:
-    async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
-        made.interval = 0.05
-        stream = made.subscribe("t", "a")
-        made.backend.listen(made)
-        for _ in range(20):
-            made.publish("t")  # as from the move threads
-        assert await stream.wait(5)
-        assert stream.waiting == 0
-        assert made.generations["t"] == 1  # one read serves the twenty
-        assert not await stream.wait(0.2)
-        made.publish("t")  # a change after the fan-out: heard again
-        assert await stream.wait(5)
-        assert made.generations["t"] == 2 and not made.noted
-
-    in_own_thread(run)
-
-
-def test_a_change_wakes_the_loop_once_an_interval(sqlite_db: Database) -> None:
-    async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
-        made.interval = 0.05
-        made.publish("t")  # no stream open: nothing to wake
-        assert not made.noted
-        stream = made.subscribe("t", "a")
-        made.subscribe("u", "b")
-        woken = 0
-        soon = made._soon
-
-        def counted(token: str) -> None:
-            nonlocal woken
-            woken += 1
-            soon(token)
-
-        made._soon = counted  # type: ignore[method-assign]
-        for _ in range(20):
-            made.publish("t")
-        made.publish("v")  # a race with no stream here: not kept noted
-        assert made.noted == {"t", "v"}
-        assert await stream.wait(5)
-        assert woken == 2 and not made.noted
-
-    in_own_thread(run)
-
-
-def test_the_latest_read_is_shared_by_the_streams_of_a_change(sqlite_db: Database) -> None:
-    async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
-        made.subscribe("t", "a")
+        made = feed(sqlite_db, max_streams=1000, per_address=0)
+        made.start()
         reads = 0
-        moment = datetime(2026, 1, 1, tzinfo=UTC)
 
         async def read() -> int:
             nonlocal reads
             reads += 1
-            await asyncio.sleep(0)
-            return reads
+            version = made.races["t"].version  # the rows as they stand when read
+            await asyncio.sleep(random.random() / 500)  # a reading in a worker thread
+            return version
 
-        first = await asyncio.gather(*(made.latest("t", read, lambda _: moment) for _ in range(5)))
-        assert reads == 1 and {value for value, _ in first} == {1}
-        made._fan("t")
-        again, _ = await made.latest("t", read, lambda _: moment)
-        assert reads == 2 and again == 2
-        later = datetime(2026, 1, 2, tzinfo=UTC)
-        await made.latest("t", read, lambda _: moment, fresh_after=later)  # the clock's change
-        assert reads == 3
+        seen: list[list[int]] = [[] for _ in range(16)]
+
+        async def stream(out: list[int], watch: Watch) -> None:
+            value, _parts = await made.first(watch)
+            out.append(value)  # type: ignore[arg-type]
+            while True:
+                if await made.wait(watch):
+                    value, _parts = made.latest(watch)
+                    out.append(value)  # type: ignore[arg-type]
+
+        async def churn() -> None:
+            watch = made.subscribe("t", "churn", read)
+            try:
+                await asyncio.wait_for(stream([], watch), random.random() / 200)
+            except TimeoutError:
+                pass
+            finally:
+                made.unsubscribe(watch)
+
+        long = [asyncio.ensure_future(stream(out, made.subscribe("t", "a", read))) for out in seen]
+        churning = set()
+        for _ in range(changes):
+            churning |= {asyncio.ensure_future(churn()) for _ in range(5)}
+            made.deliver("t")
+            await asyncio.sleep(random.random() / 300)
+        await asyncio.gather(*churning)
+        for _ in range(200):
+            if all(out and out[-1] == changes for out in seen):
+                break
+            await asyncio.sleep(0.01)
+        assert not any(task.done() for task in long)  # none ended
+        for out in seen:
+            assert out[-1] == changes and out == sorted(out)  # the last, in order
+        assert reads <= changes + 1  # once a change at most, for every stream
+        assert made.count == 16
+        for task in long:
+            task.cancel()
+        await made.aclose()
 
     in_own_thread(run)
+
+
+def test_a_failed_reading_reaches_its_openers_and_the_next_change_reads_again(
+    sqlite_db: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        fail = True
+
+        async def read() -> str:
+            await asyncio.sleep(0)
+            if fail:
+                raise OSError("the database went away")
+            return "race"
+
+        watches = [made.subscribe("t", str(n), read) for n in range(3)]
+        found = await asyncio.gather(
+            *(made.first(watch) for watch in watches), return_exceptions=True
+        )
+        assert all(isinstance(error, OSError) for error in found)
+        fail = False
+        made.deliver("t")
+        assert await asyncio.wait_for(made.wait(watches[1]), 5)
+        assert made.latest(watches[1])[0] == "race"
+        await made.aclose()
+
+    with caplog.at_level(logging.ERROR, logger="asyncio"):
+        in_own_thread(run)
+        gc.collect()
+    assert "never retrieved" not in caplog.text
+
+
+def test_a_change_is_announced_at_once_then_at_most_once_an_interval(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10, interval=0.2)
+        made.start()
+        backend = made.backend
+        assert isinstance(backend, Counting)
+        watch = made.subscribe("t", "a", nothing)
+        made.publish("t")  # as from a move's thread, after its commit
+        assert await asyncio.wait_for(made.wait(watch), 0.15)  # at once
+        made.latest(watch)
+        made.publish("t")  # a race's moves, as fast as they come
+        made.publish("u")  # another race is not held back by this one
+        for _ in range(30):
+            made.publish("t")
+            await asyncio.sleep(0.001)
+        assert await asyncio.wait_for(made.wait(watch), 2)
+        announced = [at for token, at in backend.announced if token == "t"]
+        assert len(announced) == 2 and announced[1] - announced[0] >= 0.2 - 0.01
+        assert [token for token, _at in backend.announced] == ["t", "u", "t"]
+        await asyncio.sleep(0.25)
+        assert made.held == {}  # nothing kept for a quiet race
+        await made.aclose()
+
+    in_own_thread(run)
+
+
+def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = feed(sqlite_db, max_streams=10)
+        watch = made.subscribe("t", "a", nothing)
+        watch.seen = made.races["t"].version
+        made.at("t", 0.05)  # the countdown's end
+        made.at("t", 0.5)  # a later moment does not push it back
+        assert await asyncio.wait_for(made.wait(watch), 0.4)
+        await made.aclose()
+
+    in_own_thread(run)
+
+
+def test_closing_the_streams_ends_each_and_opens_no_more(sqlite_db: Database) -> None:
+    async def run() -> None:
+        made = race_feed._FEEDS[sqlite_db] = feed(sqlite_db, max_streams=10)
+        watches = [made.subscribe("t", "a", nothing), made.subscribe("u", "b", nothing)]
+        for watch in watches:
+            watch.seen = 0
+        waits = [asyncio.ensure_future(made.wait(watch)) for watch in watches]
+        await asyncio.sleep(0)
+        race_feed.close_streams()  # as the server's shutdown would, from any thread
+        assert await asyncio.gather(*waits) == [False, False]
+        with pytest.raises(StreamsFull):
+            made.subscribe("t", "c", nothing)
+        await made.aclose()
+
+    try:
+        in_own_thread(run)
+    finally:
+        race_feed._FEEDS.pop(sqlite_db, None)
 
 
 def test_no_feed_no_announcement(sqlite_db: Database) -> None:
@@ -138,114 +220,15 @@ def test_no_feed_no_announcement(sqlite_db: Database) -> None:
     assert race_feed.race_of(sqlite_db, "x" * 24) is None
 
 
-def test_a_change_is_pushed_to_the_streams_that_take_it_and_wakes_the_others(
-    sqlite_db: Database,
-) -> None:
-    async def run() -> None:
-        made = feed(sqlite_db, max_streams=10, per_address=0)
-        moment = datetime(2026, 1, 1, tzinfo=UTC)
-        reads = 0
-        taken: list[tuple[str, int]] = []
+def test_streams_always_leave_connections_for_moves() -> None:
+    from pydantic import ValidationError
 
-        async def read() -> int:
-            nonlocal reads
-            reads += 1
-            return reads
+    from app.config import Settings, race_stream_caps
 
-        def taker(name: str, *, takes: bool) -> Push:
-            def take(value: int, parts: dict[object, object]) -> bool:
-                taken.append((name, value))
-                return takes
-
-            return Push(read, lambda _: moment, take)
-
-        quick, slow, plain = (made.subscribe("t", address) for address in "abc")
-        quick.push = taker("quick", takes=True)
-        slow.push = taker("slow", takes=False)  # its client reads slowly: its task takes it
-        waits = [asyncio.ensure_future(s.wait(5)) for s in (quick, slow, plain)]
-        await asyncio.sleep(0)  # each waiting
-        made._fan("t")
-        assert await waits[1] and await waits[2]  # woken
-        assert not waits[0].done()  # written straight on: its task sleeps on
-        assert reads == 1 and sorted(taken) == [("quick", 1), ("slow", 1)]
-        quick.wake()
-        await waits[0]
-
-    in_own_thread(run)
-
-
-def test_a_change_that_cannot_be_read_wakes_every_stream(sqlite_db: Database) -> None:
-    async def run() -> None:
-        made = feed(sqlite_db, max_streams=10, per_address=0)
-
-        async def read() -> int:
-            raise OSError("the database went away")
-
-        stream = made.subscribe("t", "a")
-        stream.push = Push(read, lambda _: datetime(2026, 1, 1, tzinfo=UTC), lambda v, p: True)
-        waiting = asyncio.ensure_future(stream.wait(5))
-        await asyncio.sleep(0)
-        made._fan("t")
-        assert await waiting  # its task reads it again
-
-    in_own_thread(run)
-
-
-def test_the_first_change_after_a_quiet_spell_goes_at_once_and_the_next_waits(
-    sqlite_db: Database,
-) -> None:
-    async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
-        made.interval = 0.3
-        stream = made.subscribe("t", "a")
-        loop = asyncio.get_running_loop()
-        made.deliver("t")  # as heard by the listener's thread
-        assert await stream.wait(0.1)  # within far less than the interval
-        first = made.fanned["t"]
-        made.deliver("t")
-        made.deliver("t")
-        assert not await stream.wait(0.1)  # the interval since the first is not over
-        assert await stream.wait(5)
-        assert made.fanned["t"] - first >= 0.3 - race_feed.EARLY
-        assert made.generations["t"] == 2 and loop.time() - first < 1
-        made.unsubscribe(stream)
-        assert "t" not in made.fanned  # nothing kept for a race nobody watches
-
-    in_own_thread(run)
-
-
-class Announcing(race_feed.Listener):
-    """A listener whose announcements are noted, not sent."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.announced_at: list[tuple[str, float]] = []
-
-    def announce(self, token: str) -> None:
-        self.announced_at.append((token, time.monotonic()))
-
-
-def test_a_race_is_announced_at_once_then_at_most_once_a_spacing() -> None:
-    sender = Announcing()
-    sender.spacing = 0.3
-    try:
-        began = time.monotonic()
-        sender.send("t")
-        deadline = began + 5
-        while not sender.announced_at and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert sender.announced_at and sender.announced_at[0][1] - began < 0.25
-        for _ in range(50):  # a race's moves, as fast as they come
-            sender.send("t")
-        sender.send("u")  # another race is not held back by this one
-        while len(sender.announced_at) < 3 and time.monotonic() < deadline:
-            time.sleep(0.005)
-        time.sleep(0.4)
-        tokens = [token for token, _at in sender.announced_at]
-        assert sorted(tokens) == ["t", "t", "u"]
-        (first, second) = [at for token, at in sender.announced_at if token == "t"]
-        assert second - first >= 0.3
-        (u_at,) = [at for token, at in sender.announced_at if token == "u"]
-        assert u_at - first < 0.25
-    finally:
-        sender.close()
+    assert race_stream_caps(Settings()) == (800, 32)  # 1,000 connections less a fifth
+    assert race_stream_caps(Settings(max_connections=40, max_connections_per_address=20)) == (
+        30,
+        10,
+    )
+    with pytest.raises(ValidationError, match="at most 800"):
+        Settings(race_streams=1000)

@@ -3,6 +3,7 @@ and its result (on SQLite and PostgreSQL, as every service test)."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -15,6 +16,7 @@ from app.service.model import UnknownGameKind
 from app.store import Database
 from app.store.models import GameRecord
 from app.store.race_models import RaceRecord, RacerRecord
+from tests.own_loop import in_own_thread
 
 T0 = datetime(2026, 12, 3, 9, 0, tzinfo=UTC)
 ALMOST_WON = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n"
@@ -262,44 +264,57 @@ def test_a_move_in_a_race_game_is_announced_after_its_commit(db: Database) -> No
     from app.service import race_feed
 
     token, players = started(db)
-    feed = race_feed.install(db, max_streams=10, per_address=10)
-    heard: list[str] = []
-    feed.deliver = heard.append  # type: ignore[method-assign]
-    feed.backend.listen(feed)
-    assert db.is_sqlite or feed.listening.wait(30)  # PostgreSQL: its LISTEN is in place
-    race = races.race(db=db, token=token, now=T0)
-    game = service.start(db=db, player_id=players[0], kind="freecell")  # in no race
-    service.act(db=db, game_id=game.id, action="3a", version=0)
-    service.act(db=db, game_id=game_of(race, players[0]), action="3a", version=0)
-    deadline = time.monotonic() + 30
-    while not heard and time.monotonic() < deadline:  # another connection's NOTIFY
-        time.sleep(0.01)
-    assert heard == [token]
-    feed.close()
+
+    async def run() -> None:
+        feed = race_feed.install(db, max_streams=10, per_address=10)
+        heard: list[str] = []
+        feed.deliver = heard.append  # type: ignore[method-assign]
+        feed.start()
+        await asyncio.wait_for(feed.listening.wait(), 30)  # PostgreSQL: its LISTEN is in place
+
+        def moves() -> None:
+            race = races.race(db=db, token=token, now=T0)
+            game = service.start(db=db, player_id=players[0], kind="freecell")  # in no race
+            service.act(db=db, game_id=game.id, action="3a", version=0)
+            service.act(db=db, game_id=game_of(race, players[0]), action="3a", version=0)
+
+        await asyncio.to_thread(moves)  # as the move route's worker threads
+        deadline = time.monotonic() + 30
+        while not heard and time.monotonic() < deadline:  # another connection's NOTIFY
+            await asyncio.sleep(0.01)
+        assert heard == [token]
+        await feed.aclose()
+
+    in_own_thread(run)
 
 
 def test_with_redis_a_move_reaches_every_process_through_pub_sub(
     db: Database, redis_url: str | None
 ) -> None:
-    from app.service import race_feed
+    from app.service import race_fanout, race_feed
 
     if redis_url is None:
         pytest.skip("no redis-server")
     token, players = started(db)
-    feeds = [race_feed.Feed(db, race_feed.Redis(redis_url), max_streams=10, per_address=10)
-             for _ in range(2)]  # fmt: skip
-    heard: list[list[str]] = [[], []]
-    for feed, notes in zip(feeds, heard, strict=True):
-        feed.deliver = notes.append  # type: ignore[method-assign]
-        feed.backend.listen(feed)
-        assert feed.listening.wait(30)
-    feeds[0].moved(game_of(races.race(db=db, token=token, now=T0), players[0]))
-    deadline = time.monotonic() + 30
-    while not all(heard) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert heard == [[token], [token]]
-    for feed in feeds:
-        feed.close()
+    game = game_of(races.race(db=db, token=token, now=T0), players[0])
+
+    async def run() -> None:
+        feeds = [race_feed.Feed(db, race_fanout.Redis(redis_url), max_streams=10, per_address=10)
+                 for _ in range(2)]  # fmt: skip
+        heard: list[list[str]] = [[], []]
+        for feed, notes in zip(feeds, heard, strict=True):
+            feed.deliver = notes.append  # type: ignore[method-assign]
+            feed.start()
+            await asyncio.wait_for(feed.listening.wait(), 30)
+        await asyncio.to_thread(feeds[0].moved, game)
+        deadline = time.monotonic() + 30
+        while not all(heard) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert heard == [[token], [token]]
+        for feed in feeds:
+            await feed.aclose()
+
+    in_own_thread(run)
 
 
 def test_what_a_racer_plays_after_the_time_is_up_does_not_count(db: Database) -> None:

@@ -1,570 +1,288 @@
-"""Who hears of a race's changes, and how: server-sent events' fan-out.
+"""Who hears of a race's change: the open streams of this process, race by race.
 
-A change is stored first, then announced: after a racer's game commits a move
-(:func:`moved`, called by :mod:`app.service.play`), or a race's own change (a join, its
-start), the race's token is published. The pages that show the race (their event streams,
-:class:`Subscription`) hear it and read the race once for all of them
-(:meth:`Feed.latest`): what is sent is read from the rows, so nothing is lost when a
-worker dies (the browsers reconnect to another and read the same rows).
-
-Fan-out goes through what the site already runs: in the process for one worker
-(:class:`Local`); PostgreSQL's ``LISTEN/NOTIFY`` when the database is PostgreSQL (several
-workers, several servers); Redis pub/sub where ``REDIS_URL`` is set.
-
-Bounded: at most ``RACE_STREAMS`` streams a process and ``RACE_STREAMS_PER_ADDRESS`` from
-one address (:class:`StreamsFull` beyond); a stream holds a queue of at most
-:data:`QUEUE_SIZE` change marks, and a stream that falls that far behind (a client that
-reads nothing) is dropped, never buffered for.
+A change is stored first, then announced (:func:`moved` after a move's commit,
+:func:`changed` after a join or a start): at most once an interval a race, the first change
+after a quiet spell at once, through the process's :mod:`~app.service.race_fanout`
+backend. Each process hears every announcement and wakes the streams of that race (each
+waits on its own: one leaving never ends another); they read the race once for all
+(:meth:`Feed.latest`). What is sent is read from the rows, so a stream that reconnects to
+any server is sent the same. Bounded: ``RACE_STREAMS`` streams a process,
+``RACE_STREAMS_PER_ADDRESS`` from one address (:class:`StreamsFull` beyond).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import threading
-import time
 import weakref
 from collections.abc import Awaitable, Callable, Hashable
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import TYPE_CHECKING, Final, Protocol, TypeVar, cast
+from typing import Final
 
 from app.caches import Kept, text_size
+from app.service import race_fanout
 from app.store import Database
 from app.store import races as race_rows
 
-if TYPE_CHECKING:
-    import psycopg
-    from psycopg.rows import TupleRow
-
 log = logging.getLogger("solitaire.races")
 
-QUEUE_SIZE: Final = 32
-"""Change marks a stream may have waiting; one more and the stream is dropped."""
-EARLY: Final = 0.001
-"""A wait this close to its end when the ticker fires ends then (a timer may fire a
-clock's tick early: never a second firing for it)."""
-CHANNEL: Final = "solitaire_races"
+HEARTBEAT_SECONDS: Final = 15.0
+"""Every stream wakes this often (a comment keeps proxies from closing a quiet one)."""
 GAMES_KEPT_BYTES: Final = 1 << 20
 """The games known to be in a race (or not): looked up once a game, at its first move."""
 
-T = TypeVar("T")
+Parts = dict[Hashable, object]
+"""What the streams of a race drew from one reading of it, shared by them."""
 
 
 class StreamsFull(Exception):
-    """Too many race streams open (in all, or from one address): ask again later."""
+    """Too many race streams open (in all, or from one address), or the server is
+    closing its streams: ask again later."""
 
 
-class Subscription:
-    """One open stream of one race: how many changes it has not taken yet (at most
-    :data:`QUEUE_SIZE`), and the future its stream waits on (a count and one future: no
-    queue and no task a wait, as a stream wakes for every change of its race); its wait's
-    end is kept by its loop's :class:`Ticker` (no timer a wait)."""
+class Watch:
+    """One open stream: the race's change it has read up to."""
 
-    __slots__ = (
-        "address", "deadline", "dropped", "push", "ticker", "token", "waiter", "waiting",
-    )  # fmt: skip
+    __slots__ = ("address", "seen", "token")
 
-    def __init__(self, token: str, address: str, ticker: Ticker) -> None:
-        self.token = token
-        self.address = address
-        self.ticker = ticker
-        self.waiting = 0
-        self.waiter: asyncio.Future[bool] | None = None
-        self.deadline = 0.0
-        self.dropped = False
-        self.push: Push | None = None
-        """How its stream takes a change without waking (:class:`Push`), once it can."""
+    def __init__(self, token: str, address: str) -> None:
+        self.token, self.address, self.seen = token, address, -1
 
-    def offer(self) -> None:
-        """A change (in the event loop): marked, or the stream dropped when it is full."""
-        if self.dropped:
-            return
-        if self.waiting >= QUEUE_SIZE:
-            self.dropped = True
-        else:
-            self.waiting += 1
-        self.wake()
+
+class _Race:
+    """A race watched here: its changes heard (a count), its last reading (the version
+    it was made at, the race, the parts drawn from it), the reading under way, the pulse
+    its streams wait on, and the timer of its clock's next change."""
+
+    __slots__ = ("again", "pulse", "read", "reading", "shown", "timer", "version", "watches")
+
+    def __init__(self, read: Callable[[], Awaitable[object]]) -> None:
+        self.watches: set[Watch] = set()
+        self.version = 0
+        self.read = read
+        self.shown: tuple[int, object, Parts] | None = None
+        self.reading: asyncio.Future[None] | None = None
+        self.again = False
+        self.pulse = asyncio.Event()
+        self.timer: asyncio.TimerHandle | None = None
 
     def wake(self) -> None:
-        waiter = self.waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(True)
-
-    def wait_less(self, timeout: float) -> None:
-        """The wait under way ends in ``timeout`` seconds (sooner or later than asked)."""
-        if self in self.ticker.waiting:
-            self.ticker.add(self, self.ticker.loop.time() + timeout)
-
-    async def wait(self, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for a change; True if one came (every mark
-        waiting is taken: one read serves them all)."""
-        if not self.waiting and not self.dropped:
-            ticker = self.ticker
-            waiter = ticker.loop.create_future()
-            self.waiter = waiter
-            ticker.add(self, ticker.loop.time() + timeout)
-            try:
-                await waiter
-            finally:
-                ticker.waiting.discard(self)
-                self.waiter = None
-        came = self.waiting > 0 or self.dropped
-        self.waiting = 0
-        return came
+        self.pulse.set()  # every waiter's own future is settled; the flag goes down again
+        self.pulse.clear()
 
 
-Parts = dict[Hashable, object]
-"""What a race's streams drew from one reading of it, shared by them (each drawer keeps
-its own keys, and checks the type of what it finds)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Push:
-    """A stream that takes a change without its task waking: ``read`` reads the race
-    (once for all such streams, :meth:`Feed.latest`), ``made_at`` says when a reading
-    was made, and ``take`` writes what the stream sends of it straight on; False when
-    the stream's task must (it has a chunk on its way, the client reads slowly, or the
-    change is one the live region speaks of)."""
-
-    read: Callable[[], Awaitable[object]]
-    made_at: Callable[[object], datetime]
-    take: Callable[[object, Parts], bool]
-
-
-class Ticker:
-    """One timer a loop for the waits of all its streams: it fires at the earliest of
-    their ends and settles every wait then over. A stream's wait ends on a change, a
-    heartbeat, a held board's tick or the race's clock: hundreds of streams, each waking
-    twenty times a second, would otherwise make and cancel a timer a wake."""
-
-    __slots__ = ("at", "handle", "loop", "waiting")
-
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
-        self.waiting: set[Subscription] = set()
-        self.handle: asyncio.TimerHandle | None = None
-        self.at = float("inf")
-
-    def add(self, subscription: Subscription, deadline: float) -> None:
-        subscription.deadline = deadline
-        self.waiting.add(subscription)
-        if deadline < self.at:
-            self._at(deadline)
-
-    def _at(self, moment: float) -> None:
-        if self.handle is not None:
-            self.handle.cancel()
-        self.at = moment
-        self.handle = self.loop.call_at(moment, self._fire)
-
-    def _fire(self) -> None:
-        self.handle = None
-        self.at = float("inf")
-        now = self.loop.time() + EARLY
-        later = float("inf")
-        for subscription in list(self.waiting):
-            if subscription.deadline <= now:
-                self.waiting.discard(subscription)
-                waiter = subscription.waiter
-                if waiter is not None and not waiter.done():
-                    waiter.set_result(False)
-            elif subscription.deadline < later:
-                later = subscription.deadline
-        if later < float("inf"):
-            self._at(later)
-
-
-class Backend(Protocol):
-    def send(self, token: str) -> None: ...
-
-    def listen(self, feed: Feed) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class Local:
-    """One worker: a change is delivered in the process."""
-
-    def __init__(self) -> None:
-        self.feed: Feed | None = None
-
-    def send(self, token: str) -> None:
-        if self.feed is not None:
-            self.feed.deliver(token)
-
-    def listen(self, feed: Feed) -> None:
-        self.feed = feed
-
-    def close(self) -> None:
-        self.feed = None
-
-
-class Listener:
-    """A thread that hears other processes' changes (PostgreSQL or Redis), delivers them
-    in this one, and reconnects after a failure; and one that announces this process's
-    changes (:meth:`send` only notes the race: a move's answer never waits for the
-    announcement, and the changes of one race noted while one is sent go as one)."""
-
-    spacing: float = 0.0
-    """Seconds between two announcements of one race at least (the feed's interval, set
-    by :func:`install`): its changes within them go as one. Every process's streams of a
-    race hear of its changes that often at most anyway, and each announcement wakes every
-    process: a race of eight moving as fast as they could announced hundreds a second."""
-
-    def __init__(self) -> None:
-        self.stopping = threading.Event()
-        self.thread: threading.Thread | None = None
-        self.waiting: set[str] = set()
-        self.noted = threading.Condition()
-        self.sender: threading.Thread | None = None
-
-    def send(self, token: str) -> None:
-        with self.noted:
-            self.waiting.add(token)
-            if self.sender is None:
-                self.sender = threading.Thread(
-                    target=self._announce, name="solitaire-race-announce", daemon=True
-                )
-                self.sender.start()
-            self.noted.notify()
-
-    def _announce(self) -> None:
-        sent: dict[str, float] = {}  # when each race was last announced, within spacing
-        while not self.stopping.is_set():
-            with self.noted:
-                tokens = self._due(sent)
-            now = time.monotonic()
-            for token in tokens:
-                sent[token] = now
-                try:
-                    self.announce(token)
-                except Exception:  # stored all the same: its streams read it at their next beat
-                    log.warning("race feed: a change was not announced", exc_info=True)
-            for token in [token for token, at in sent.items() if at + self.spacing < now]:
-                del sent[token]
-        self.announced()
-
-    def _due(self, sent: dict[str, float]) -> set[str]:
-        """The races noted whose announcement is due (under :attr:`noted`): waits until
-        one is, or the feed closes. A race announced less than :attr:`spacing` ago waits
-        out the rest of it; the first change after a quiet spell goes at once."""
-        while not self.stopping.is_set():
-            now = time.monotonic()
-            due = {token for token in self.waiting if sent.get(token, -1e9) + self.spacing <= now}
-            if due:
-                self.waiting -= due
-                return due
-            soonest = min((sent[token] + self.spacing for token in self.waiting), default=now + 1.0)
-            self.noted.wait(max(soonest - now, 0.001))
-        return set()
-
-    def announce(self, token: str) -> None:
-        raise NotImplementedError
-
-    def announced(self) -> None:
-        """The announcing thread ends (the feed closed): what it held, let go."""
-
-    def listen(self, feed: Feed) -> None:
-        if self.thread is not None:
-            return
-        self.thread = threading.Thread(
-            target=self._run, args=(feed,), name="solitaire-race-feed", daemon=True
-        )
-        self.thread.start()
-
-    def _run(self, feed: Feed) -> None:
-        while not self.stopping.is_set():
-            try:
-                self.hear(feed)
-            except Exception:  # a dropped connection: heard again after a pause
-                log.warning("race feed: listening again after an error", exc_info=True)
-            self.stopping.wait(1.0)
-
-    def hear(self, feed: Feed) -> None:
-        raise NotImplementedError
-
-    def close(self) -> None:
-        self.stopping.set()
-        with self.noted:
-            self.noted.notify_all()
-
-
-class Postgres(Listener):
-    """``NOTIFY`` after the commit, on a connection of the announcing thread's own; a
-    connection of its own ``LISTEN``s (psycopg 3)."""
-
-    def __init__(self, db: Database) -> None:
-        super().__init__()
-        url = db.url.set(drivername="postgresql")
-        self.conninfo = url.render_as_string(hide_password=False)
-        self.sending: psycopg.Connection[TupleRow] | None = None
-        """The announcing thread's connection (autocommit: a ``NOTIFY`` is one round trip,
-        where a pooled one cost a ping, the statement and a commit: a sixth of the
-        server's time with a race's streams open on two workers)."""
-
-    def announce(self, token: str) -> None:
-        import psycopg
-
-        if self.sending is None or self.sending.closed:
-            self.sending = psycopg.connect(self.conninfo, autocommit=True)
-        try:
-            self.sending.execute("SELECT pg_notify(%s, %s)", (CHANNEL, token))
-        except psycopg.Error:
-            self.sending.close()  # a fresh one for the next announcement
-            raise
-
-    def announced(self) -> None:
-        if self.sending is not None:
-            self.sending.close()
-
-    def hear(self, feed: Feed) -> None:
-        import psycopg
-
-        with psycopg.connect(self.conninfo, autocommit=True) as connection:
-            connection.execute(f"LISTEN {CHANNEL}")
-            feed.listening.set()
-            while not self.stopping.is_set():
-                for notice in connection.notifies(timeout=1.0):
-                    feed.deliver(notice.payload)
-
-
-class Redis(Listener):
-    """Redis pub/sub: ``PUBLISH`` after the commit; a connection of its own subscribes."""
-
-    def __init__(self, url: str) -> None:
-        super().__init__()
-        import redis
-
-        self.url = url
-        self.client = redis.Redis.from_url(url)
-
-    def announce(self, token: str) -> None:
-        self.client.publish(CHANNEL, token)
-
-    def hear(self, feed: Feed) -> None:
-        import redis
-
-        client = redis.Redis.from_url(self.url)
-        pubsub = client.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
-        try:
-            pubsub.subscribe(CHANNEL)
-            feed.listening.set()
-            while not self.stopping.is_set():
-                message = pubsub.get_message(timeout=1.0)
-                if message is not None and message.get("type") == "message":
-                    data = message["data"]
-                    feed.deliver(data.decode() if isinstance(data, bytes) else str(data))
-        finally:
-            pubsub.close()
-            client.close()
-
-
-@dataclass
-class _Latest:
-    """The race as last read for its streams, and the parts drawn from it (per language)."""
-
-    generation: int
-    task: asyncio.Future[object]
-    made_at: datetime | None = None
-    parts: Parts = field(default_factory=dict)
+def _retrieved(task: asyncio.Future[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("race feed: %r", task.exception())
 
 
 class Feed:
-    """The streams of one process, the races they show, and the backend between
+    """The streams of one process, the races they show, and the fan-out between
     processes."""
 
     def __init__(
-        self,
-        db: Database,
-        backend: Backend,
-        *,
-        max_streams: int,
-        per_address: int,
-        interval: float = 0.0,
-    ) -> None:
-        self.db = weakref.proxy(db)  # _FEEDS is keyed by it: a strong one would keep it forever
-        self.interval = interval
-        """A race's streams hear of its changes at most once in this many seconds: the
-        first change after a quiet spell at once, those heard within the interval after
-        it together at its end (one read, one send each): what a race's streams cost is
-        bounded however fast its racers move."""
-        self.pending: set[str] = set()
-        self.fanned: dict[str, float] = {}
-        """When each race shown here last went out to its streams (loop time)."""
-        self.noted: set[str] = set()
-        """Races whose change was handed to the event loops and not yet fanned out (any
-        thread, under :attr:`guard`)."""
+        self, db: Database, backend: race_fanout.Fanout, *,
+        max_streams: int, per_address: int, interval: float = 0.0,
+    ) -> None:  # fmt: skip
+        self.db = weakref.proxy(db)  # _FEEDS is keyed by it: a strong one would keep it
         self.backend = backend
-        self.max_streams = max_streams
-        self.per_address = per_address
-        self.streams: dict[str, set[Subscription]] = {}
+        self.max_streams, self.per_address, self.interval = max_streams, per_address, interval
+        self.races: dict[str, _Race] = {}
         self.addresses: dict[str, int] = {}
         self.count = 0
-        self.generations: dict[str, int] = {}
-        self.latests: dict[str, _Latest] = {}
-        self.loops: set[asyncio.AbstractEventLoop] = set()
-        self.pushing: set[asyncio.Future[None]] = set()
-        self.tickers: dict[asyncio.AbstractEventLoop, Ticker] = {}
+        self.closing = False
+        self.missed = False  # the backend stopped listening for a while
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.listening = asyncio.Event()
+        self.tasks: set[asyncio.Future[None]] = set()
+        self.noted: set[str] = set()  # handed to the loop, not yet taken (any thread)
+        self.held: dict[str, bool] = {}  # races within their interval: a change waits?
         self.guard = threading.Lock()
-        self.listening = threading.Event()
         self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
 
-    # Streams (in the event loop)
-
-    def subscribe(self, token: str, address: str) -> Subscription:
-        if self.count >= self.max_streams or (
-            self.per_address and self.addresses.get(address, 0) >= self.per_address
-        ):
-            raise StreamsFull(address)
+    def start(self) -> None:
+        """Listen (in the running loop): the app's start, or its first stream."""
         loop = asyncio.get_running_loop()
-        ticker = self.tickers.get(loop)
-        if ticker is None:
-            ticker = self.tickers[loop] = Ticker(loop)
-        subscription = Subscription(token, address, ticker)
-        with self.guard:
-            self.loops.add(loop)
-        self.streams.setdefault(token, set()).add(subscription)
-        self.addresses[address] = self.addresses.get(address, 0) + 1
-        self.count += 1
-        self.backend.listen(self)
-        return subscription
+        if self.loop is not loop:
+            self.loop, self.closing, self.listening = loop, False, asyncio.Event()
+            self.held.clear()
+            self.tasks = set()  # a former loop's (a test's app started again) end with it
+            self._spawn(self._listen())
+            loop.call_later(HEARTBEAT_SECONDS, self._beat)
 
-    def unsubscribe(self, subscription: Subscription) -> None:
-        found = self.streams.get(subscription.token)
-        if found is None or subscription not in found:
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(_retrieved)
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                await self.backend.listen(self.heard)
+            except Exception:  # a broken connection: listened to again after a pause
+                log.warning("race feed: listening again after an error", exc_info=True)
+            self.listening.clear()
+            self.missed = True
+            await asyncio.sleep(1.0)
+
+    def heard(self, token: str) -> None:
+        """A race's change heard (from any process); ``""``: the backend listens (again),
+        and what it missed meanwhile is read again by every stream."""
+        if token:
+            self.deliver(token)
             return
-        found.discard(subscription)
-        if not found:
-            del self.streams[subscription.token]
-            self.latests.pop(subscription.token, None)
-            self.generations.pop(subscription.token, None)
-            self.fanned.pop(subscription.token, None)
-        left = self.addresses[subscription.address] - 1
-        if left:
-            self.addresses[subscription.address] = left
-        else:
-            del self.addresses[subscription.address]
-        self.count -= 1
-
-    async def latest(
-        self,
-        token: str,
-        read: Callable[[], Awaitable[T]],
-        made_at: Callable[[T], datetime],
-        fresh_after: datetime | None = None,
-    ) -> tuple[T, Parts]:
-        """The race as read since its last change, read once for every stream of this
-        process (and again when it was read before ``fresh_after``: a countdown's end, a
-        time limit); with the parts drawn from it so far."""
-        generation = self.generations.get(token, 0)
-        found = self.latests.get(token)
-        stale = (
-            found is None
-            or found.generation != generation
-            or (
-                fresh_after is not None
-                and found.made_at is not None
-                and found.made_at < fresh_after
-            )
-        )
-        if stale:
-            found = _Latest(generation, asyncio.ensure_future(read()))
-            if token in self.streams:
-                self.latests[token] = found
-        assert found is not None
-        try:
-            value = cast(T, await found.task)  # the task is ``read``'s
-        except Exception:  # not kept: the next stream to ask reads again
-            if self.latests.get(token) is found:
-                del self.latests[token]
-            raise
-        if found.made_at is None:
-            found.made_at = made_at(value)
-        return value, found.parts
-
-    # Changes (any thread)
-
-    def publish(self, token: str) -> None:
-        """A race changed (stored): every process's streams of it hear of it."""
-        try:
-            self.backend.send(token)
-        except Exception:  # the change is stored; its streams read it at their next beat
-            log.warning("race feed: a change was not announced", exc_info=True)
+        self.listening.set()
+        if self.missed:
+            self.missed = False
+            for each in list(self.races):
+                self.deliver(each)
 
     def deliver(self, token: str) -> None:
-        """A change heard (from this process or another): to the streams of this one. A
-        race already due to fan out (its interval running) is not told again: a move
-        wakes the event loop only when its race's streams would not hear of it anyway."""
+        """A change of the race: read once for its streams here, then they wake."""
+        race = self.races.get(token)
+        if race is not None:
+            race.version += 1
+            if race.reading is None:
+                self._read(race)
+            else:
+                race.again = True  # read again once the reading under way is in
+
+    def _read(self, race: _Race) -> asyncio.Future[None]:
+        reading = race.reading = asyncio.ensure_future(self._reading(race))
+        reading.add_done_callback(lambda task: task.cancelled() or task.exception())
+        return reading
+
+    async def _reading(self, race: _Race) -> None:
+        """Read the race, keep the reading, wake its streams; read again if a change came
+        meanwhile. A failure reaches whoever awaits it (a stream opening)."""
+        version, race.again = race.version, False
+        try:
+            race.shown = (version, await race.read(), {})
+            race.wake()
+        except Exception:
+            if race.shown is not None:  # its streams go on: the next change reads again
+                log.warning("race feed: a race was not read", exc_info=True)
+            raise
+        finally:
+            race.reading = None
+            if race.again and race.watches:
+                self._read(race)
+
+    def _beat(self) -> None:
+        self._wake_all()
+        if self.loop is asyncio.get_running_loop():
+            self.loop.call_later(HEARTBEAT_SECONDS, self._beat)
+
+    def at(self, token: str, delay: float) -> None:
+        """The race changes by the clock in ``delay`` seconds (its countdown's end, its
+        time limit): its streams read it then."""
+        race = self.races.get(token)
+        if race is None or self.loop is None:
+            return
+        when = self.loop.time() + max(0.0, delay)
+        if race.timer is None or race.timer.cancelled() or race.timer.when() > when:
+            if race.timer is not None:
+                race.timer.cancel()
+            race.timer = self.loop.call_at(when, self.deliver, token)
+
+    def subscribe(self, token: str, address: str, read: Callable[[], Awaitable[object]]) -> Watch:
+        """A stream of the race opens (``read`` reads it, for all its streams here)."""
+        crowded = self.per_address and self.addresses.get(address, 0) >= self.per_address
+        if self.closing or self.count >= self.max_streams or crowded:
+            raise StreamsFull(address)
+        self.start()
+        watch = Watch(token, address)
+        self.races.setdefault(token, _Race(read)).watches.add(watch)
+        self.addresses[address] = self.addresses.get(address, 0) + 1
+        self.count += 1
+        return watch
+
+    def unsubscribe(self, watch: Watch) -> None:
+        race = self.races.get(watch.token)
+        if race is None or watch not in race.watches:
+            return
+        race.watches.discard(watch)
+        if not race.watches:
+            del self.races[watch.token]
+            if race.timer is not None:
+                race.timer.cancel()
+        left = self.addresses.pop(watch.address) - 1
+        if left:
+            self.addresses[watch.address] = left
+        self.count -= 1
+
+    async def first(self, watch: Watch) -> tuple[object, Parts]:
+        """The race for a stream that opens: its last reading if no change has come since,
+        else the next (shielded: a client leaving never cancels a reading)."""
+        race = self.races[watch.token]
+        if race.shown is None or race.shown[0] != race.version or race.reading is not None:
+            await asyncio.shield(race.reading or self._read(race))
+        return self.latest(watch)
+
+    async def wait(self, watch: Watch) -> bool:
+        """Until the race was read past what ``watch`` was sent (True), a heartbeat or the
+        streams' close (False). Each waits on a future of its own."""
+        race = self.races[watch.token]
+        if self._unseen(race, watch) or self.closing:
+            return not self.closing
+        await race.pulse.wait()
+        return self._unseen(race, watch) and not self.closing
+
+    @staticmethod
+    def _unseen(race: _Race, watch: Watch) -> bool:
+        return race.shown is not None and race.shown[0] != watch.seen
+
+    def latest(self, watch: Watch) -> tuple[object, Parts]:
+        """The race as last read (and the parts its streams drew of it), now sent."""
+        race = self.races[watch.token]
+        assert race.shown is not None
+        watch.seen, value, parts = race.shown
+        return value, parts
+
+    def close_streams(self) -> None:
+        """Every open stream ends (cleanly: its client reconnects, to any server); no
+        new one opens. Any thread."""
+        self.closing = True
+        if self.loop is not None and not self.loop.is_closed():
+            self.loop.call_soon_threadsafe(self._wake_all)
+
+    def _wake_all(self) -> None:
+        for race in self.races.values():
+            race.wake()
+
+    def publish(self, token: str) -> None:
+        """A race's change is stored: announce it (once an interval at most)."""
         with self.guard:
-            if token in self.noted or not self.loops:
+            if token in self.noted or self.loop is None:
                 return
             self.noted.add(token)
-            loops = list(self.loops)
-        for loop in loops:
-            with contextlib.suppress(RuntimeError):  # a loop that has closed
-                loop.call_soon_threadsafe(self._soon, token)
-
-    def _soon(self, token: str) -> None:
-        if token not in self.streams:
-            with self.guard:
-                self.noted.discard(token)
-            return
-        if token in self.pending:
-            return
-        self.pending.add(token)
-        loop = asyncio.get_running_loop()
-        wait = self.fanned.get(token, -1e9) + self.interval - loop.time()
-        if wait <= 0:  # the first change after a quiet spell: at once
-            self._fan(token)
-        else:
-            loop.call_later(wait, self._fan, token)
-
-    def _fan(self, token: str) -> None:
-        self.pending.discard(token)
-        self.fanned[token] = asyncio.get_running_loop().time()
-        with self.guard:  # a change noted from now on fans out again
-            self.noted.discard(token)
-        found = self.streams.get(token)
-        if not found:
-            return
-        self.generations[token] = self.generations.get(token, 0) + 1
-        pushed = []
-        for subscription in list(found):
-            if subscription.push is not None and subscription.waiter is not None:
-                pushed.append(subscription)
-                continue
-            subscription.offer()
-            if subscription.dropped:  # woken, to end
-                self.unsubscribe(subscription)
-        if pushed:
-            task = asyncio.ensure_future(self._push(token, pushed))
-            self.pushing.add(task)
-            task.add_done_callback(self.pushing.discard)
-
-    async def _push(self, token: str, pushed: list[Subscription]) -> None:
-        """A change to the streams that take it without waking: the race read once,
-        then written to each; a stream that cannot take it is woken as any other."""
-        first = pushed[0].push
-        assert first is not None
         try:
-            value, parts = await self.latest(token, first.read, first.made_at)
-        except Exception:  # each stream reads it again
-            log.warning("race feed: a change was not read", exc_info=True)
-            value, parts = None, {}
-        for subscription in pushed:
-            push = subscription.push
-            if push is None or subscription.waiting or subscription.dropped:
-                continue  # gone, or already woken for a later change
-            if value is None or not push.take(value, parts):
-                subscription.offer()
-                if subscription.dropped:
-                    self.unsubscribe(subscription)
+            self.loop.call_soon_threadsafe(self._note, token)
+        except RuntimeError:  # the loop has closed
+            self.noted.discard(token)
+
+    def _note(self, token: str) -> None:
+        with self.guard:
+            self.noted.discard(token)
+        if token in self.held:
+            self.held[token] = True
+        else:
+            self._announce(token)
+
+    def _announce(self, token: str) -> None:
+        self.held[token] = False
+        self._spawn(self.backend.announce(token))
+        assert self.loop is not None
+        self.loop.call_later(self.interval, self._interval_over, token)
+
+    def _interval_over(self, token: str) -> None:
+        if self.held.pop(token, False):
+            self._announce(token)
 
     def race_of(self, game_id: str) -> str:
-        """The race a game (one the site has) is played in, or ``""``: read once a game.
-        A game is dealt into its race, so a game found in none stays in none."""
+        """The race a game is played in, or ``""``: read once a game (a game is dealt
+        into its race, so a game found in none stays in none)."""
         token = self.games.get(game_id)
         if token is None:
             with self.db.read() as session:
@@ -573,47 +291,53 @@ class Feed:
         return token
 
     def moved(self, game_id: str) -> None:
-        """A game committed a change: its race (if it is in one) hears of it."""
         token = self.race_of(game_id)
         if token:
             self.publish(token)
 
-    def close(self) -> None:
-        self.backend.close()
+    async def aclose(self) -> None:
+        self.close_streams()
+        mine = [task for task in self.tasks if task.get_loop() is asyncio.get_running_loop()]
+        for task in mine:
+            task.cancel()
+        await asyncio.gather(*mine, return_exceptions=True)
+        await self.backend.close()
+        self.loop = None
 
 
 _FEEDS: weakref.WeakKeyDictionary[Database, Feed] = weakref.WeakKeyDictionary()
 
 
 def install(
-    db: Database,
-    *,
-    redis_url: str = "",
-    max_streams: int,
-    per_address: int,
+    db: Database, *, redis_url: str = "", max_streams: int, per_address: int,
     interval: float = 0.0,
-) -> Feed:
+) -> Feed:  # fmt: skip
     """The feed of ``db``'s site in this process: Redis where a URL is given, else
     PostgreSQL's own notifications on PostgreSQL, else in process."""
-    backend: Backend
+    backend: race_fanout.Fanout
     if redis_url:
-        backend = Redis(redis_url)
+        backend = race_fanout.Redis(redis_url)
     elif not db.is_sqlite:
-        backend = Postgres(db)
+        url = db.url.set(drivername="postgresql")
+        backend = race_fanout.Postgres(url.render_as_string(hide_password=False))
     else:
-        backend = Local()
-    if isinstance(backend, Listener):
-        backend.spacing = interval
+        backend = race_fanout.Local()
     feed = Feed(db, backend, max_streams=max_streams, per_address=per_address, interval=interval)
-    old = _FEEDS.get(db)
-    if old is not None:
-        old.close()
     _FEEDS[db] = feed
     return feed
 
 
 def feed_of(db: Database) -> Feed | None:
     return _FEEDS.get(db)
+
+
+def close_streams(db: Database | None = None) -> None:
+    """End every open race stream of this process (of ``db``'s site only, if given),
+    cleanly, and open no more: for a server's shutdown (its clients reconnect to another).
+    Safe from any thread; the app's lifespan calls it at its end, and a server calls it as
+    its graceful shutdown begins (uvicorn waits for open answers before the lifespan ends)."""
+    for feed in [_FEEDS[db]] if db is not None and db in _FEEDS else list(_FEEDS.values()):
+        feed.close_streams()
 
 
 def moved(db: Database, game_id: str) -> None:
@@ -624,13 +348,12 @@ def moved(db: Database, game_id: str) -> None:
 
 
 def race_of(db: Database, game_id: str) -> str | None:
-    """The race a game is played in, if any (on a site with a feed)."""
     feed = _FEEDS.get(db)
     return (feed.race_of(game_id) or None) if feed is not None else None
 
 
 def changed(db: Database, token: str) -> None:
-    """After a race's own change is committed (a join, its start)."""
+    """After a race's own change is committed (a join, its start, its end)."""
     feed = _FEEDS.get(db)
     if feed is not None:
         feed.publish(token)

@@ -11,15 +11,21 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.telemetry import TelemetryConfig
 from itsdangerous import URLSafeSerializer
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.types import ASGIApp
 
-from app.config import ROOT, Settings, get_settings, secret_key, site_address, stock_parts
+from app.config import (
+    ROOT,
+    Settings,
+    get_settings,
+    race_stream_caps,
+    secret_key,
+    site_address,
+    stock_parts,
+)
 from app.service import race_feed, solvers
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
 from app.web.compression import FRAGMENT_LEVEL, MINIMUM_SIZE, GZip
-from app.web.event_stream import ServerSend
 from app.web.language import Language
 from app.web.language import router as language_router
 from app.web.routes import deals, games, home, names, players, races, rules, stats, watch
@@ -27,14 +33,6 @@ from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
 from app.web.throttle import Throttle
-
-
-class Site(FastAPI):
-    """The site's application: outside all its layers, the server's own send is noted
-    for the event streams (:class:`ServerSend`)."""
-
-    def build_middleware_stack(self) -> ASGIApp:
-        return ServerSend(super().build_middleware_stack())
 
 
 def create_app(settings: Settings | None = None, db: Database | None = None) -> FastAPI:
@@ -45,28 +43,33 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        feed.start()  # races' changes heard from the start (from other servers too)
         yield
+        race_feed.close_streams(app.state.db)  # open streams end cleanly: pages reconnect
+        await feed.aclose()
         pool.close()  # the solver processes end with the site
 
     # No OpenTelemetry: the site exports no traces, metrics or logs through it, and FastAPI
     # would otherwise ask the global providers about each request.
     off: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
-    app = Site(title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan, telemetry=off)
+    app = FastAPI(
+        title="Solitaire", docs_url=None, redoc_url=None, lifespan=lifespan, telemetry=off
+    )
     app.state.settings = settings
     app.state.db = db or Database(settings.database_url, stock=stock)
     app.state.templates = make_templates(site_address(settings))
     app.state.cookie_signer = URLSafeSerializer(secret_key(settings), salt="player")
     app.state.throttle = Throttle(settings)
     app.state.solvers = pool
+    max_streams, per_address = race_stream_caps(settings)
     feed = race_feed.install(
         app.state.db,
         redis_url=settings.redis_url,
-        max_streams=settings.race_streams,
-        per_address=settings.race_streams_per_address,
+        max_streams=max_streams,
+        per_address=per_address,
         interval=settings.race_stream_interval_ms / 1000,
     )
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
-    weakref.finalize(app, feed.close)
     # A request is matched against the routes in order: the move's first, then the games'
     # (moves and game pages are most of what comes). Inserted before any request is
     # matched, so FastAPI's list of candidates is made with it.

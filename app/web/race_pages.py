@@ -1,19 +1,17 @@
 """What a race's page shows and says: its ``#race`` part (lobby, race, result), the
-refusals in the player's language, and its live stream of server-sent events.
+refusals in the player's language, and what its live region says of a change (its live
+stream is :mod:`app.web.race_stream`).
 
-The racers' table is the same for everyone who looks (drawn once a change and language
-for every stream of the process); only the ``#race`` part around it is the viewer's: their
-own game's address is shown to them alone, every other game through its watch link.
+The racers' table is the same for everyone who looks; only the ``#race`` part around it
+is the viewer's: their own game's address is shown to them alone, every other game
+through its watch link.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
-from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, replace
-from datetime import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from fastapi import Request
@@ -25,30 +23,14 @@ from app.caches import Kept, text_size
 from app.i18n import gettext as _
 from app.i18n import isolate
 from app.service import deals, races
-from app.service.model import utcnow
-from app.service.race_feed import Feed, Parts, Push, Subscription
 from app.store import Database
-from app.web.deps import in_thread
-from app.web.event_stream import Straight
 from app.web.htmx import is_htmx
 from app.web.pages import render
 from app.web.players import current_player, page_settings
 from app.web.templating import clock, paths
 
-HEARTBEAT_SECONDS: Final = 15.0
-"""A comment line this often keeps proxies from closing a quiet stream."""
-RETRY_MS: Final = 2000
-"""How soon a browser reconnects a stream that broke (a worker restarted)."""
-BEAT: Final = b": beat\n\n"
 VIEWER: Final = "solitaire.race_viewer"
 """A player made by this request (a first join): the page is drawn for them."""
-BOARD_SECONDS: Final = 1.0
-"""A racer's small board is sent to a stream at most this often (the latest position
-then): a board is bigger than the table's rows, and the table says every move."""
-BOARD_GRACE_SECONDS: Final = 0.2
-"""A board held back waits this long past its tick for the race's next change, to go in
-the same chunk (a race in play changes every few hundredths of a second); it goes alone
-only when none comes."""
 BOARDS_KEPT_BYTES: Final = 4 << 20
 """The small boards drawn (each as an event, per racer, version and language)."""
 _INERT = re.compile(
@@ -182,7 +164,8 @@ def page(
         ),
         race_url=show.path_for(request, "race_page", token=race.token),
         share_url=str(show.url_for(request, "race_page", token=race.token)),
-        events_url=show.path_for(request, "race_events", token=race.token),
+        events_url=show.path_for(request, "race_events", token=race.token)
+        + f"?state={race.state}",  # a stream that reconnects is told of a state since
         server_now_ms=int(race.now.timestamp() * 1000),
         started_ms=int(race.started_at.timestamp() * 1000) if race.started_at else 0,
         deadline_ms=int(race.deadline.timestamp() * 1000) if race.deadline else 0,
@@ -267,251 +250,3 @@ def said(before: races.Race, after: races.Race) -> str:
     if after.state == "finished" and before.state != "finished":
         words.append(_("The race is over."))
     return " ".join(words)
-
-
-def event(name: str, data: str) -> str:
-    """A server-sent event: its name, and each line of its data (blank lines dropped)."""
-    lines = [line.strip() for line in data.splitlines() if line.strip()] or [""]
-    return f"event: {name}\n" + "".join(f"data: {line}\n" for line in lines) + "\n"
-
-
-def _racers_event(request: Request, race: races.Race, parts: Parts) -> bytes:
-    """The racers' rows as an event, drawn (and encoded) once a change and language for
-    every stream: each stream sends the same bytes."""
-    key = ("racers", i18n.current(), race.state, race.under_way)
-    found = parts.get(key)
-    if not isinstance(found, bytes):
-        template = request.app.state.templates.env.get_template("races/_racers.html")
-        rows_html = template.render(request=request, race=race, rows=rows(request, race))
-        found = parts[key] = event("racers", rows_html).encode()
-    return found
-
-
-class Shown:
-    """What one stream has shown of its race: the race as last sent (what the live
-    region said last is about it) and each racer's small board, its version sent and the
-    tick of :data:`BOARD_SECONDS` it went in (a board that changed goes again in a later
-    tick). Ticks are the clock's: the streams of a race that were sent the same are equal
-    (compared by the race's :attr:`~races.Race.change` and the boards), so what they are
-    sent next is drawn once for all of them (:func:`_sending`)."""
-
-    __slots__ = ("boards", "change", "hash", "race")
-
-    def __init__(self, race: races.Race, boards: tuple[tuple[int, int, int], ...] = ()) -> None:
-        self.race = race
-        self.change = race.change
-        self.boards = boards
-        self.hash = hash((self.change, boards))
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return other is self or (
-            isinstance(other, Shown)
-            and self.hash == other.hash
-            and self.change == other.change
-            and self.boards == other.boards
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class Sending:
-    """What a stream sends now (one chunk, however many events), what it has then shown,
-    when a board held back may go (monotonic seconds), and when the race changes by the
-    clock alone (:func:`_next_moment`)."""
-
-    out: bytes
-    shown: Shown
-    due: float | None
-    moment: datetime | None
-    news: bool = False
-    """It says what the live region speaks of, the race's state or its end."""
-
-
-def _next(
-    request: Request,
-    race: races.Race,
-    parts: Parts,
-    shown: Shown,
-    tick: int,
-    *,
-    rows: bool,
-) -> Sending:
-    """What a stream that has shown ``shown`` is sent of ``race`` in this tick: with
-    ``rows`` (a change), the racers' rows, the boards that changed and may go now, the live
-    region's words and the race's state when its change matters; without (a held board's
-    tick), the boards only."""
-    out = [_racers_event(request, race, parts)] if rows else []
-    sent = {joined: (version, sent_in) for joined, version, sent_in in shown.boards}
-    due = None
-    if race.state != "lobby":
-        for racer in race.racers:
-            if racer.position is None:
-                continue
-            version, sent_in = sent.get(racer.joined, (-1, -1))
-            if version == racer.version:
-                continue
-            if sent_in == tick:
-                due = (tick + 1) * BOARD_SECONDS
-                continue
-            sent[racer.joined] = (racer.version, tick)
-            out.append(_board_event(request, race, racer))
-    before = shown.race
-    news = False
-    if rows:
-        news = race.change != shown.change or race.state == "finished"
-        if race.change != shown.change:
-            words = said(before, race)
-            if words:
-                out.append(event("said", words).encode())
-            out.append(event("state", race.state).encode())
-        if race.state == "finished":
-            out.append(event("end", "end").encode())
-    else:
-        race = before  # the live region's words are for a change, sent with its rows
-    boards = tuple(
-        (joined, version, sent_in) for joined, (version, sent_in) in sorted(sent.items())
-    )
-    now = Shown(race, boards) if race is not before or boards != shown.boards else shown
-    return Sending(b"".join(out), now, due, _next_moment(now.race), news)
-
-
-def _sending(
-    request: Request,
-    language: i18n.LocaleCode,
-    race: races.Race,
-    parts: Parts,
-    shown: Shown,
-    *,
-    rows: bool,
-) -> Sending:
-    """:func:`_next`, drawn once for every stream of the race that has shown the same
-    (``parts`` are the race's as last read, shared by its streams): hundreds of pages
-    watching cost one drawing and a send each."""
-    tick = int(time.monotonic() // BOARD_SECONDS)
-    key = (language, rows, tick, shown)
-    found = parts.get(key)
-    if not isinstance(found, Sending):
-        with i18n.use_locale(language):
-            found = parts[key] = _next(request, race, parts, shown, tick, rows=rows)
-    return found
-
-
-_board_events = Kept[tuple[object, ...], bytes](
-    "race board events", BOARDS_KEPT_BYTES, lambda k, v: len(v) + text_size(*map(str, k))
-)
-
-
-def _board_event(request: Request, race: races.Race, racer: races.Racer) -> bytes:
-    key = (race.token, racer.joined, racer.version, race.state, i18n.current())
-    found = _board_events.get(key)
-    if found is None:
-        drawn = event(f"board-{racer.joined}", small_board(request, race, racer))
-        found = _board_events.put(key, drawn.encode())
-    return found
-
-
-def _next_moment(race: races.Race) -> datetime | None:
-    """When the race changes by the clock alone: its countdown's end, its time limit."""
-    if race.counting_down:
-        return race.started_at
-    if race.state == "running":
-        return race.deadline
-    return None
-
-
-async def stream(
-    request: Request,
-    db: Database,
-    feed: Feed,
-    subscription: Subscription,
-    first: races.Race,
-    language: i18n.LocaleCode,
-    straight: Straight | None = None,
-) -> AsyncIterator[bytes]:
-    """The race's events: ``racers`` (the table's rows), ``board-N`` (a racer's small
-    board), ``said`` (the live region's words), ``state`` (the page asks its ``#race``
-    part again), ``end`` (the race is over: the stream closes); a comment every
-    :data:`HEARTBEAT_SECONDS` otherwise. What one wake sends goes as one chunk.
-
-    Where the events can be written straight on (``straight``), a change of rows and
-    boards is, by the feed, without this task waking (:class:`Push`); this task sends
-    the rest (what the live region says, the state, the end, held boards, heartbeats)."""
-    token = first.token
-    busy = True
-    """This task has a chunk on its way: nothing is written past it."""
-
-    async def read() -> races.Race:
-        return await in_thread(races.race, db=db, token=token)
-
-    def wait_for(sending: Sending) -> float:
-        """Seconds until this task wakes unless a change comes: a heartbeat, the race's
-        clock (countdown's end, time limit), a board held back."""
-        timeout = HEARTBEAT_SECONDS
-        if sending.moment is not None:
-            left = (sending.moment - utcnow()).total_seconds()
-            timeout = min(timeout, max(0.0, left) + 0.05)
-        if sending.due is not None:
-            held = sending.due + BOARD_GRACE_SECONDS - time.monotonic()
-            timeout = min(timeout, max(0.0, held))
-        return timeout
-
-    try:
-        retry = f"retry: {RETRY_MS}\n\n".encode()
-        if first.state == "finished":
-            yield retry + event("state", "finished").encode() + event("end", "end").encode()
-            return
-        sending = _sending(request, language, first, {}, Shown(first), rows=True)
-        yield retry + sending.out
-        sending = replace(sending, out=b"")  # this stream's own: not kept once sent
-
-        def take(race: object, parts: Parts) -> bool:
-            nonlocal sending
-            assert isinstance(race, races.Race)
-            write = straight.write if straight is not None else None
-            if busy or write is None:
-                return False
-            now = _sending(request, language, race, parts, sending.shown, rows=True)
-            if now.news or not write(now.out):
-                return False
-            sending = now
-            subscription.wait_less(wait_for(now))
-            return True
-
-        subscription.push = Push(read, _made_at, take)
-        while True:
-            busy = False
-            changed = await subscription.wait(wait_for(sending))
-            if subscription.dropped:
-                return
-            moment = sending.moment
-            due = moment is not None and utcnow() >= moment
-            if not changed and not due:
-                if sending.due is not None and time.monotonic() >= sending.due:
-                    latest, parts = await feed.latest(token, read, _made_at)
-                    sending = _sending(request, language, latest, parts, sending.shown, rows=False)
-                    busy = True
-                    yield sending.out or BEAT  # a board held back: its latest now
-                    continue
-                busy = True
-                yield BEAT
-                continue
-            race, parts = await feed.latest(
-                token, read, _made_at, fresh_after=moment if due else None
-            )
-            sending = _sending(request, language, race, parts, sending.shown, rows=True)
-            busy = True
-            yield sending.out
-            if race.state == "finished":
-                return
-    except asyncio.CancelledError:
-        raise
-    finally:
-        subscription.push = None
-        feed.unsubscribe(subscription)
-
-
-def _made_at(race: object) -> datetime:
-    assert isinstance(race, races.Race)  # what the stream's ``read`` reads
-    return race.now

@@ -1,8 +1,10 @@
 // A race's page: the countdown and the race clock, in server time (the page says what
-// the server's clock read when it was drawn), so every screen counts the same.
+// the server's clock read when it was drawn), so every screen counts the same; and a
+// brief "reconnecting…" while its live stream is down (it reconnects by itself).
 (function () {
   "use strict";
   var offset = 0;
+  var synced = null; // the #race part the offset was taken from
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
@@ -30,18 +32,43 @@
     if (remaining && deadline) remaining.textContent = clock(deadline - now);
   }
 
+  // The offset is taken once from each #race part as it arrives (the moment it was
+  // drawn): later updates (the table, a board) leave it be, or the clock would go back.
   function sync() {
     var race = document.getElementById("race");
-    if (race && race.dataset.serverNow) offset = Number(race.dataset.serverNow) - Date.now();
+    if (race && race !== synced && race.dataset.serverNow) {
+      offset = Number(race.dataset.serverNow) - Date.now();
+      synced = race;
+    }
     tick();
+  }
+
+  function notice(source, down) {
+    var shown = source.querySelector(":scope > .race-reconnecting");
+    if (!down) {
+      if (shown) shown.remove();
+      return;
+    }
+    if (shown || !source.dataset.reconnecting) return;
+    shown = document.createElement("p");
+    shown.className = "message race-reconnecting";
+    shown.setAttribute("role", "status");
+    shown.textContent = source.dataset.reconnecting;
+    source.insertBefore(shown, source.firstChild);
   }
 
   // While the live stream is not open (no EventSource, refused, or its worker
   // restarting), the race's part is asked for every two seconds instead (its hx-trigger:
   // race-poll); the race over, nothing is asked.
   var live = false;
-  document.addEventListener("htmx:sseOpen", function () { live = true; });
-  document.addEventListener("htmx:sseError", function () { live = false; });
+  document.addEventListener("htmx:sseOpen", function (event) {
+    live = true;
+    notice(event.target, false);
+  });
+  document.addEventListener("htmx:sseError", function (event) {
+    live = false;
+    notice(event.target, true);
+  });
   setInterval(function () {
     var race = document.getElementById("race");
     if (live || !race || race.classList.contains("race-finished") || !window.htmx) return;

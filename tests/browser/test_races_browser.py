@@ -18,6 +18,7 @@ LIVE_MS = 30_000
 """How long a live change may take to reach the other browser on a loaded machine (what
 is checked is that it comes, never how fast)."""
 COUNTDOWN_MS = 40_000
+STREAM = re.compile(r"/races/[\w-]+/events(\?|$)")
 
 
 def make_race(page: Page, deal: int = 1, limit: str = "") -> str:
@@ -212,17 +213,48 @@ def test_the_home_pages_race_panel(page: Page, artifacts: Path, width: int) -> N
 
 
 def test_without_a_live_stream_the_page_asks_every_two_seconds(
-    new_context: Callable[[], BrowserContext],
+    new_context: Callable[[], BrowserContext], artifacts: Path
 ) -> None:
     maker, joiner = new_context().new_page(), new_context().new_page()
-    maker.route("**/races/*/events", lambda route: route.abort())  # a stream refused
+    maker.route(STREAM, lambda route: route.abort())  # a stream refused
     refused = blocked(maker)
     race = make_race(maker)
     joiner.goto(race)
     joiner.get_by_role("button", name="Join the race").click()
     expect(racers(maker)).to_have_count(2, timeout=LIVE_MS)  # type: ignore[attr-defined]
     expect(maker.get_by_text("2 racers")).to_be_visible(timeout=LIVE_MS)
+    notice = maker.locator(".race-live > .race-reconnecting")
+    expect(notice).to_have_text("Reconnecting…")  # brief, and nothing more alarming
+    expect(maker.get_by_role("alert")).to_have_count(0)
+    for width in (1280, 375):
+        maker.set_viewport_size({"width": width, "height": 800})
+        maker.screenshot(path=str(artifacts / f"race-reconnecting-en-{width}.png"))
+    maker.unroute(STREAM)  # the stream is back: the notice goes
+    expect(notice).to_have_count(0, timeout=LIVE_MS)
     assert not refused
+
+
+def test_the_race_clock_keeps_the_servers_time_through_live_updates(
+    new_context: Callable[[], BrowserContext],
+) -> None:
+    """The clock's offset comes with the #race part it was drawn with: a live update of
+    the table (a move) never sets it back to the page's first server time."""
+    maker, watcher = new_context().new_page(), new_context().new_page()
+    race = make_race(maker)
+    maker.get_by_role("button", name="Start the race").click()
+    game = play_link(maker)
+    watcher.clock.install()
+    watcher.goto(race)
+    shown = watcher.locator("[data-race-clock]")
+    expect(shown).to_have_text(re.compile(r"^0:0\d$"))
+    watcher.clock.fast_forward(90_000)  # a minute and a half on the watcher's clock
+    expect(shown).to_have_text(re.compile(r"^1:3\d$"))
+    answer = maker.request.post(f"{game}/actions", form={"action": "3a", "version": "0"})
+    assert answer.ok
+    moves = watcher.locator("#racers tr").first.locator(".moves")
+    expect(moves).to_have_text("1", timeout=LIVE_MS)
+    watcher.clock.run_for(1000)
+    expect(shown).to_have_text(re.compile(r"^1:3\d$"))  # not back to the first reading
 
 
 @pytest.mark.parametrize(("language", "width"), [("en", 1280), ("ar", 375), ("hi", 375)])

@@ -14,6 +14,7 @@ import httpx
 import pytest
 
 from tests.integration.conftest import Server
+from tests.integration.test_bounds import Site, site  # noqa: F401 (a fixture)
 from tests.postgres import PostgresServer
 
 WAIT = 60.0
@@ -143,3 +144,65 @@ def test_moves_reach_a_watcher_and_each_change_is_said_once(
         if found[0] == "said":
             said.append(found[1])
     assert said == ["anonymous 1 has given up. The race is over."]  # each change said once
+
+
+def read_until(url: str, last: str, headers: dict[str, str] | None = None) -> str:
+    """A stream's text from its start to the line ``last`` (then the stream is left)."""
+    lines = []
+    with httpx.stream("GET", url, headers=headers or {}, timeout=WAIT) as response:
+        assert response.status_code == 200
+        for line in response.iter_lines():
+            lines.append(line)
+            if line == last:
+                break
+    return "\n".join(lines)
+
+
+def test_a_reconnecting_page_gets_the_whole_race_at_once_on_any_server(
+    start_server: Callable[..., Server],
+) -> None:
+    """A browser's EventSource reconnects (with its Last-Event-ID, or a fresh one with
+    the state its page shows): the table, every board and the state it missed come at
+    once, with the retry and each event's id."""
+    server = start_server()
+    one = httpx.Client(base_url=server.url, timeout=WAIT)
+    two = httpx.Client(base_url=server.url, timeout=WAIT)
+    race = one.post("/races", data={"kind": "freecell", "deal": "1"}).headers["location"]
+    assert two.post(f"{race}/join").status_code == 303
+    assert one.post(f"{race}/start").status_code == 303
+    game = own_game(one, race)
+    assert one.post(f"{game}/actions", data={"action": "3a", "version": "0"}).status_code == 303
+    events = f"{server.url}{race}/events"
+    for headers, url in (({"Last-Event-ID": "lobby.2"}, events), ({}, events + "?state=lobby")):
+        text = read_until(url, "event: board-2", headers)
+        assert text.startswith("retry: 1000\n")
+        assert "event: state\ndata: running" in text  # the page asks for its part again
+        assert re.search(r"event: racers\nid: running\.\d+\n", text)
+        assert moves_of(text) == [1, 0] and "event: board-1" in text
+    fresh = read_until(events + "?state=running", "event: board-2")
+    assert "event: state" not in fresh  # the page shows the race as it is
+
+
+def test_moves_go_on_while_streams_hold_every_place_they_may(
+    site: Callable[..., Site],  # noqa: F811 (the fixture)
+) -> None:
+    """Streams never take the connections a move needs: at their cap (MAX_CONNECTIONS
+    less its reserve) one more is refused, and moves are answered."""
+    found = site(
+        MAX_CONNECTIONS="40", RACE_STREAMS_PER_ADDRESS="0", MAX_CONNECTIONS_PER_ADDRESS="0"
+    )
+    racer = httpx.Client(base_url=found.url, timeout=WAIT)
+    race = racer.post("/races", data={"kind": "freecell", "deal": "1"}).headers["location"]
+    assert racer.post(f"{race}/start").status_code == 303
+    game = own_game(racer, race)
+    streams = [Stream(f"{found.url}{race}/events") for _ in range(30)]  # 40 less 10
+    for stream in streams:
+        stream.wait_for(lambda name, data: name == "racers")
+    refused = httpx.get(f"{found.url}{race}/events", timeout=WAIT)
+    assert refused.status_code == 503 and "Retry-After" in refused.headers
+    for version in range(6):
+        action = "6a" if version % 2 == 0 else "undo"
+        answer = racer.post(f"{game}/actions", data={"action": action, "version": str(version)})
+        assert answer.status_code == 303
+    for stream in streams:
+        stream.wait_for(lambda name, data: name == "racers" and 'data-version="6"' in data)

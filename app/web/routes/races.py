@@ -11,11 +11,10 @@ from fastapi.responses import Response
 from app import i18n
 from app.service import race_feed, races
 from app.service.players import ensure_player
-from app.web import new_race
+from app.web import new_race, race_stream
 from app.web import race_pages as pages
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import render_error
-from app.web.event_stream import EventStream, Straight
 from app.web.htmx import is_htmx
 from app.web.new_race import RaceFields
 from app.web.players import PlayerDep, remember_player, see_other
@@ -90,25 +89,36 @@ def _after(
 
 
 @router.get("/{token}/events", name="race_events")
-async def race_events(request: Request, db: DatabaseDep, token: str) -> Response:
-    """The race's live changes (server-sent events) until it ends."""
-    try:
-        race = await in_thread(races.race, db=db, token=token)
-    except races.RaceNotFound:
-        return not_found(request)
+async def race_events(request: Request, db: DatabaseDep, token: str, state: str = "") -> Response:
+    """The race's live changes (server-sent events, :mod:`app.web.race_stream`) until it
+    ends. ``state`` (or the ``Last-Event-ID`` a reconnecting browser sends): the state its
+    page shows; the stream says so when the race's is another."""
     feed = race_feed.feed_of(db)
     assert feed is not None
     address = request.client.host if request.client else ""
+
+    async def read() -> races.Race:
+        return await in_thread(races.race, db=db, token=token)
+
     try:
-        subscription = feed.subscribe(token, address)
+        watch = feed.subscribe(token, address, read)
     except race_feed.StreamsFull:
         message = i18n.gettext("Too many live pages are open: this one will ask every few seconds.")
         response = render_error(request, 503, i18n.gettext("Try again soon"), message)
         response.headers["Retry-After"] = "5"
         return response
-    straight = Straight()
-    stream = pages.stream(request, db, feed, subscription, race, i18n.current(), straight)
-    return EventStream(stream, straight)
+    try:
+        await feed.first(watch)  # one reading for every stream opening at once
+    except races.RaceNotFound:
+        feed.unsubscribe(watch)
+        return not_found(request)
+    except BaseException:
+        feed.unsubscribe(watch)
+        raise
+    shown = request.headers.get("last-event-id", "").partition(".")[0] or state
+    shown = shown if shown in ("lobby", "running", "finished") else ""
+    content = race_stream.events(request, feed, watch, i18n.current(), shown)
+    return race_stream.RaceStream(content, feed, watch)
 
 
 def not_found(request: Request) -> Response:
