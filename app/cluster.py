@@ -100,6 +100,7 @@ class Cluster:
     postgres_options: str = ""
     """More ``postgres`` options (``-c fsync=off`` for throw-away test data)."""
     ports: dict[str, int] = field(default_factory=dict)
+    migrated: bool = False
     _started: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict, repr=False)
 
     # -- names and places ------------------------------------------------------------------
@@ -150,11 +151,14 @@ class Cluster:
         self.ports["haproxy"] = self.proxy_port
         self._save_ports()
         self.start("postgres")
-        self._migrate()
-        if self.redis:
-            self.start("redis")
-        for name in self.app_names:
-            self.start(name)
+        if not self.migrated:
+            self._migrate()
+            self.migrated = True
+        rest = (["redis"] if self.redis else []) + self.app_names
+        for name in rest:  # together: each takes a few seconds to start
+            self.start(name, wait=False)
+        for name in rest:
+            self._wait_for_port(name)
         self.start("haproxy")
         self.wait_until_up(*self.app_names)
 
@@ -171,8 +175,9 @@ class Cluster:
 
     # -- one process -----------------------------------------------------------------------
 
-    def start(self, name: str) -> None:
-        """Start process ``name`` (unless it runs), and wait until it takes connections."""
+    def start(self, name: str, *, wait: bool = True) -> None:
+        """Start process ``name`` (unless it runs), and wait until it takes connections
+        (unless told not to)."""
         if self.pid(name) is not None:
             return
         if name == "postgres":
@@ -185,7 +190,8 @@ class Cluster:
             self._start_app(name)
         else:
             raise ValueError(f"no process is called {name!r}")
-        self._wait_for_port(name)
+        if wait:
+            self._wait_for_port(name)
 
     def stop(self, name: str, how: signal.Signals = signal.SIGTERM, wait: float = 30.0) -> None:
         """Send ``how`` to process ``name`` (an app server: to its supervisor and its
@@ -209,12 +215,25 @@ class Cluster:
         self.stop(name, signal.SIGKILL)
 
     def restart(self, name: str) -> None:
-        """Stop ``name`` (SIGTERM: it finishes what it is answering), start it again, and
-        for an app server wait until the proxy sends it requests again."""
+        """Restart ``name``; an app server as a rolling restart does: drained at the proxy
+        (no new request goes to it; the ones under way finish), stopped (SIGTERM: it ends
+        what is left), started again, and back at the proxy once its checks pass."""
+        app = name.startswith("app-") and self.pid("haproxy") is not None
+        if app:
+            self.proxy(f"set server app/{name} state drain")
+            self._wait_until_idle(name)
         self.stop(name)
         self.start(name)
-        if name.startswith("app-"):
+        if app:
+            self.proxy(f"set server app/{name} state ready")
             self.wait_until_up(name)
+
+    def _wait_until_idle(self, name: str, within: float = 10.0) -> None:
+        """Until the proxy has no request under way on ``name`` (event streams aside: the
+        server ends those as it stops)."""
+        deadline = time.monotonic() + within
+        while time.monotonic() < deadline and self.stats(name).get("scur", "0") not in ("", "0"):
+            time.sleep(0.02)
 
     def _wait_for_exit(self, name: str, pid: int, wait: float) -> None:
         process = self._started.get(name)
@@ -274,7 +293,8 @@ class Cluster:
                 shutil.chown(data, "postgres", "postgres")
             subprocess.run(
                 _as_postgres([str(binaries / "initdb"), "-D", str(data), "-A", "trust",
-                              "-U", "postgres", "-E", "UTF8", "--no-instructions"]),
+                              "-U", "postgres", "-E", "UTF8", "--no-instructions",
+                              *(["--no-sync"] if "fsync=off" in self.postgres_options else [])]),
                 check=True, capture_output=True,
             )  # fmt: skip
         log.touch()
@@ -352,6 +372,10 @@ class Cluster:
         servers = "\n".join(
             f"    server {name} 127.0.0.1:{self.ports[name]}" for name in self.app_names
         )
+        servers += "\n" + "\n".join(
+            f"    server {name}-backup 127.0.0.1:{self.ports[name]} backup no-check"
+            for name in self.app_names
+        )
         return Template(TEMPLATE.read_text()).substitute(
             socket=self.folder / "haproxy.sock",
             bind=f"127.0.0.1:{self.proxy_port}",
@@ -381,6 +405,14 @@ class Cluster:
                 chunks.append(chunk)
         return b"".join(chunks).decode()
 
+    def stats(self, name: str) -> dict[str, str]:
+        """The proxy's figures for app server ``name`` (``show stat``'s columns)."""
+        table = self.proxy("show stat").lstrip("# ")
+        for row in csv.DictReader(io.StringIO(table)):
+            if row.get("pxname") == "app" and row.get("svname") == name:
+                return row
+        return {}
+
     def states(self) -> dict[str, str]:
         """Each app server's state as the proxy sees it: ``UP``, ``DOWN``, ``UP 1/2`` …"""
         table = self.proxy("show stat").lstrip("# ")
@@ -393,7 +425,10 @@ class Cluster:
     def wait_until_up(self, *names: str, within: float = STARTUP_SECONDS) -> None:
         deadline = time.monotonic() + within
         while True:
-            states = self.states()
+            try:
+                states = self.states()
+            except OSError as error:  # the proxy's socket is not there yet
+                states = {"proxy": str(error)}
             if all(states.get(name) == "UP" for name in names):
                 return
             if time.monotonic() > deadline:
