@@ -42,5 +42,7 @@ def test_a_server_killed_mid_race_loses_no_move_and_no_watcher(cluster: Cluster)
         assert stored_version(racer.client, racer.game) == racer.acknowledged
     # What a racer saw go wrong: at most the move under way on the server as it died.
     assert len(racing.failures) <= RACERS, racing.failures
-    print(f"out of the proxy after {out_after:.2f} s; {len(reconnected)} streams reconnected;"
-          f" every page showed the standings {shown:.2f} s after the kill")
+    print(
+        f"out of the proxy after {out_after:.2f} s; {len(reconnected)} streams reconnected;"
+        f" every page showed the standings {shown:.2f} s after the kill"
+    )
