@@ -377,6 +377,15 @@ class Cluster:
             for name in self.app_names
         )
         return Template(TEMPLATE.read_text()).substitute(
+            streams="\n".join(
+                f"    server {name} 127.0.0.1:{self.ports[name]} track app/{name}"
+                for name in self.app_names
+            )
+            + "\n"
+            + "\n".join(
+                f"    server {name}-backup 127.0.0.1:{self.ports[name]} backup"
+                for name in self.app_names
+            ),
             socket=self.folder / "haproxy.sock",
             bind=f"127.0.0.1:{self.proxy_port}",
             per_address=self.per_address,
