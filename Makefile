@@ -118,11 +118,12 @@ pytest:
 	$(BIN)/pytest -m heavy -n 0 --durations=10
 
 # Every bench in full; `make test` runs each one's --smoke (tests/bench).
-bench: install-dev wrk fc-solve
+bench: install-dev wrk fc-solve postgres redis haproxy
 	$(BIN)/python bench/move_latency.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/stats_page.py
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/cluster.py
 
 # Extract every message from templates and app/ into locales/messages.pot, then merge it
 # into each language's catalogue (new messages arrive empty, gone ones are dropped).
