@@ -108,18 +108,25 @@ def watched(cluster: Cluster, label: str, seconds: float, watchers: int, folder:
     racing = races.Racing(games, [0] * races.RACERS)
     racing.run(min(1.0, seconds))  # warm up
     before = memory(cluster)
-    streams = [f"{cluster.url}{race}/events"] * watchers
-    (folder / "urls.json").write_text(json.dumps(streams))
-    ready, out, stop = folder / "ready", folder / "seen.json", folder / "stop"
-    for path in (ready, out, stop):
-        path.unlink(missing_ok=True)
-    watcher = subprocess.Popen(
-        [sys.executable, str(ROOT / "bench" / "races.py"), "--watch", str(folder / "urls.json"),
-         str(ready), str(out), str(stop)],
-    )  # fmt: skip
+    # The watchers in a few processes (a Python process reads some 250 streams in time).
+    parts = max(1, min(4, round(watchers / 250)))
+    stop = folder / "stop"
+    stop.unlink(missing_ok=True)
+    readers = []
+    for part in range(parts):
+        count = len(range(part, watchers, parts))
+        urls, ready, out = (folder / f"{name}-{part}" for name in ("urls.json", "ready", "seen"))
+        ready.unlink(missing_ok=True)
+        out.unlink(missing_ok=True)
+        urls.write_text(json.dumps([f"{cluster.url}{race}/events"] * count))
+        reader = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "races.py"), "--watch", str(urls),
+             str(ready), str(out), str(stop)],
+        )  # fmt: skip
+        readers.append((reader, ready, out))
     deadline = time.monotonic() + 180
-    while not ready.exists():
-        if watcher.poll() is not None or time.monotonic() > deadline:
+    while not all(ready.exists() for _, ready, _ in readers):
+        if any(r.poll() is not None for r, _, _ in readers) or time.monotonic() > deadline:
             raise SystemExit("the watchers did not connect")
         time.sleep(0.1)
     time.sleep(0.5)
@@ -129,8 +136,10 @@ def watched(cluster: Cluster, label: str, seconds: float, watchers: int, folder:
     done = racing.run(seconds)
     time.sleep(1.0)  # the last events on their way
     stop.write_text("stop")
-    watcher.wait(60)
-    seen = json.loads(out.read_text())
+    seen = []
+    for reader, _, out in readers:
+        reader.wait(60)
+        seen += json.loads(out.read_text())
     found = races.latencies(seen, racing.answered)
     pairs = sum(len(sent) for sent in racing.sent) * watchers
     print(f"a race watched by {watchers} streams over 3 servers, {label}: {done / seconds:.0f} "
@@ -149,6 +158,7 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--watchers", type=int, default=1000)
     parser.add_argument("--smoke", action="store_true")
+    parser.add_argument("--streams-only", action="store_true", help="only the race watched")
     args = parser.parse_args()
     if args.smoke:
         args.seconds, args.connections, args.watchers = 1.0, 4, 30
@@ -167,7 +177,7 @@ def main() -> None:
             )
             try:
                 cluster.up()
-                if redis:
+                if redis and not args.streams_only:
                     moves(cluster, args.seconds, args.connections)
                 label = "Redis pub/sub" if redis else "PostgreSQL LISTEN/NOTIFY"
                 watched(cluster, label, args.seconds, args.watchers, cluster.folder)
