@@ -103,7 +103,9 @@ def moves(cluster: Cluster, seconds: float, connections: int) -> None:
     cluster.wait_until_up(*cluster.app_names)
 
 
-def watched(cluster: Cluster, label: str, seconds: float, watchers: int, folder: Path) -> None:
+def watched(
+    cluster: Cluster, label: str, seconds: float, watchers: int, folder: Path, direct: bool
+) -> None:
     race, games = races.set_up(cluster.url)
     racing = races.Racing(games, [0] * races.RACERS)
     racing.run(min(1.0, seconds))  # warm up
@@ -118,7 +120,11 @@ def watched(cluster: Cluster, label: str, seconds: float, watchers: int, folder:
         urls, ready, out = (folder / f"{name}-{part}" for name in ("urls.json", "ready", "seen"))
         ready.unlink(missing_ok=True)
         out.unlink(missing_ok=True)
-        urls.write_text(json.dumps([f"{cluster.url}{race}/events"] * count))
+        where = [cluster.url] * count
+        if direct:  # each stream straight to a server, the proxy's part left out
+            servers = [f"http://127.0.0.1:{cluster.ports[name]}" for name in cluster.app_names]
+            where = [servers[(part + parts * i) % len(servers)] for i in range(count)]
+        urls.write_text(json.dumps([f"{url}{race}/events" for url in where]))
         reader = subprocess.Popen(
             [sys.executable, str(ROOT / "bench" / "races.py"), "--watch", str(urls),
              str(ready), str(out), str(stop)],
@@ -142,8 +148,9 @@ def watched(cluster: Cluster, label: str, seconds: float, watchers: int, folder:
         seen += json.loads(out.read_text())
     found = races.latencies(seen, racing.answered)
     pairs = sum(len(sent) for sent in racing.sent) * watchers
-    print(f"a race watched by {watchers} streams over 3 servers, {label}: {done / seconds:.0f} "
-          f"moves/s; move's answer to every stream p50 {1000 * races.percentile(found, 0.5):.1f}"
+    how = "straight to them" if direct else "through the proxy"
+    print(f"a race watched by {watchers} streams over 3 servers ({how}), {label}: "
+          f"{done / seconds:.0f} moves/s; move's answer to every stream p50 {1000 * races.percentile(found, 0.5):.1f}"
           f" ms, p95 {1000 * races.percentile(found, 0.95):.1f} ms (target <= 150 ms), "
           f"{len(found)} of {pairs} (move, stream) pairs seen; servers' memory "
           f"{before:.0f} MiB, {idle:.0f} MiB with the streams open: "
@@ -159,6 +166,7 @@ def main() -> None:
     parser.add_argument("--watchers", type=int, default=1000)
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--streams-only", action="store_true", help="only the race watched")
+    parser.add_argument("--direct", action="store_true", help="streams not through the proxy")
     args = parser.parse_args()
     if args.smoke:
         args.seconds, args.connections, args.watchers = 1.0, 4, 30
@@ -180,7 +188,7 @@ def main() -> None:
                 if redis and not args.streams_only:
                     moves(cluster, args.seconds, args.connections)
                 label = "Redis pub/sub" if redis else "PostgreSQL LISTEN/NOTIFY"
-                watched(cluster, label, args.seconds, args.watchers, cluster.folder)
+                watched(cluster, label, args.seconds, args.watchers, cluster.folder, args.direct)
             finally:
                 cluster.down()
     finally:

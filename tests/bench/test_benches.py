@@ -96,5 +96,5 @@ def test_cluster_runs_behind_the_proxy() -> None:
     ):
         assert step in out
     for fan_out in ("Redis pub/sub", "PostgreSQL LISTEN/NOTIFY"):
-        assert f"over 3 servers, {fan_out}" in out
+        assert f"over 3 servers (through the proxy), {fan_out}" in out
     assert "a stream" in out
