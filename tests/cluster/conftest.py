@@ -37,7 +37,7 @@ def missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # ended before the other heavy tests run
 def whole_cluster() -> Iterator[Cluster]:
     reason = missing()
     if reason is not None:

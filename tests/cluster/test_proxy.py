@@ -30,6 +30,11 @@ def test_one_address_holds_at_most_its_share_of_connections(cluster: Cluster) ->
     try:
         for _ in range(cluster.per_address):
             held.append(socket.create_connection(("127.0.0.1", cluster.proxy_port), timeout=5))
+        # Each one counted at the proxy (its accept may come after the kernel's).
+        deadline = time.monotonic() + 10
+        while f"conn_cur={cluster.per_address}" not in cluster.proxy("show table site"):
+            assert time.monotonic() < deadline, cluster.proxy("show table site")
+            time.sleep(0.05)
         one_more = socket.create_connection(("127.0.0.1", cluster.proxy_port), timeout=5)
         with one_more:
             one_more.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
