@@ -6,12 +6,12 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export HOST PORT
 
-.PHONY: run test install install-dev icu chromium fonts postgres redis fc-solve fc-solve-if-possible wrk lint typecheck imports pytest bench messages clean
+.PHONY: run test install install-dev icu chromium fonts postgres redis haproxy fc-solve fc-solve-if-possible wrk lint typecheck imports pytest bench messages clean cluster cluster-stop
 
 run: install fc-solve-if-possible
 	$(BIN)/solitaire serve --host $(HOST) --port $(PORT)
 
-test: install-dev chromium fonts postgres redis fc-solve wrk lint typecheck imports pytest
+test: install-dev chromium fonts postgres redis haproxy fc-solve wrk lint typecheck imports pytest
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,21 @@ redis:
 	  echo "Installing Debian's redis-server for the shared rate-limit lane"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server; }
 
+# The reverse proxy in front of several app servers (make cluster; tests/cluster).
+haproxy:
+	@command -v haproxy >/dev/null 2>&1 || test -x /usr/sbin/haproxy || { \
+	  echo "Installing Debian's haproxy for the several-servers cluster"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy; }
+
+# The site as on several machines, here: PostgreSQL, Redis, three app servers and HAProxy
+# on CLUSTER_PORT, each its own process (PIDs and logs in data/cluster; docs/deploying.md).
+CLUSTER_PORT ?= 8000
+cluster: install postgres redis haproxy
+	$(BIN)/python -m app.cluster up --port $(CLUSTER_PORT)
+
+cluster-stop:
+	$(BIN)/python -m app.cluster down
+
 # fc-solve: its library runs the FreeCell searches in process (the Python search where it
 # is missing); its deal generator checks our Microsoft deals; bench/solver.py compares times.
 fc-solve:
@@ -103,11 +118,12 @@ pytest:
 	$(BIN)/pytest -m heavy -n 0 --durations=10
 
 # Every bench in full; `make test` runs each one's --smoke (tests/bench).
-bench: install-dev wrk fc-solve
+bench: install-dev wrk fc-solve postgres redis haproxy
 	$(BIN)/python bench/move_latency.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/stats_page.py
 	$(BIN)/python bench/solver.py
+	$(BIN)/python bench/cluster.py
 
 # Extract every message from templates and app/ into locales/messages.pot, then merge it
 # into each language's catalogue (new messages arrive empty, gone ones are dropped).

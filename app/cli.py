@@ -141,6 +141,9 @@ def _serve(args: argparse.Namespace) -> int:
         forwarded_allow_ips=proxies or None,
         limit_concurrency=settings.max_connections,
         timeout_keep_alive=5,
+        # On SIGTERM (a rolling restart) requests under way are finished; open event streams
+        # are cut after this many seconds at most, and their pages reconnect elsewhere.
+        timeout_graceful_shutdown=5,
         server_header=False,  # the software is not named: one header less on every answer
         http="h11",  # uvicorn's stock protocol; slow clients are the proxy's (app.serving)
         access_log=False,  # ours (app.web.access_log) hides the game ids

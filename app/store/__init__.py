@@ -137,6 +137,12 @@ class Database:
         finally:
             pooled.close()  # back to the pool, which rolls back what a server began
 
+    def ping(self) -> None:
+        """Ask the database one trivial question (``SELECT 1``) on a fresh answer: raises
+        :class:`StorageError` when it does not answer (the health check's)."""
+        with _storage_errors(), self.engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
     def link(self, session: Session) -> Link:
         """The hot path's queries inside ``session``'s transaction (a restart's)."""
         return self._link(session.connection())

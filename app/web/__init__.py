@@ -28,7 +28,7 @@ from app.web.access_log import AccessLog
 from app.web.compression import FRAGMENT_LEVEL, MINIMUM_SIZE, GZip
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import deals, games, home, names, players, races, rules, stats, watch
+from app.web.routes import deals, games, health, home, names, players, races, rules, stats, watch
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -88,6 +88,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(names.router)
     app.include_router(watch.router)
     app.include_router(races.router)
+    app.include_router(health.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     if "compression" in stock:  # Starlette's, one level for every answer

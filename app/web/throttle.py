@@ -12,7 +12,10 @@
 
 Counts live in each server process's memory by default (a moving window), so with W worker
 processes a limit is up to W times higher. Set ``RATE_LIMIT_STORAGE`` to a Redis or Valkey
-URL (``redis://host:6379``) and every process and server counts in one place.
+URL (``redis://host:6379``) and every process and server counts in one place. While that
+store does not answer (Redis restarting, the network between), each process counts in its
+own memory again, as without it, and asks the store again every
+:data:`STORE_RETRY_SECONDS`: play goes on, limited as on one server.
 """
 
 from __future__ import annotations
@@ -40,6 +43,15 @@ logger = logging.getLogger("solitaire.throttle")
 REFUSAL_DELAY: Final = 1.0
 """Seconds a refused search or new game waits before its 429 (without a thread): a client
 that asks again at once cannot make the server answer refusals as fast as it can send."""
+
+
+STORE_RETRY_SECONDS: Final = 2.0
+"""Seconds the limits count in this process's memory after the shared store failed to
+answer, before it is asked again (one slow failure every so often, not one a request)."""
+
+STORE_TIMEOUT_SECONDS: Final = 0.5
+"""How long a request waits for the shared store to answer (or to connect) before it
+counts in memory instead."""
 
 
 class TooManyRequests(Exception):
@@ -106,9 +118,10 @@ class LocalWindows:
 class Throttle:
     def __init__(self, settings: Settings) -> None:
         url = settings.rate_limit_storage
-        self.limiter: LocalWindows | MovingWindowRateLimiter = (
-            MovingWindowRateLimiter(_storage(url)) if url else LocalWindows()
-        )
+        self.shared = MovingWindowRateLimiter(_storage(url)) if url else None
+        self.local = LocalWindows()
+        """Where the limits count without a shared store, or while it does not answer."""
+        self._store_away_until = 0.0
         self.limits: dict[Cost, tuple[RateLimitItem, RateLimitItem]] = {
             "action": (parse(settings.rate_limit_player), parse(settings.rate_limit_address)),
             "search": (
@@ -140,14 +153,38 @@ class Throttle:
         if player:
             keys.append((per_player, f"{cost}:player:{player}"))
         for item, key in keys:
+            limiter = self._limiter()
             try:
-                allowed = self.limiter.hit(item, key)
-            except Exception:  # the shared store is away: let play go on, and say so
-                logger.warning("rate limits not counted: the store did not answer", exc_info=True)
-                return
+                allowed = limiter.hit(item, key)
+            except Exception:  # the shared store is away: count here meanwhile, and say so
+                self._store_away()
+                limiter = self.local
+                allowed = limiter.hit(item, key)
             if not allowed:
-                reset = self.limiter.get_window_stats(item, key).reset_time
+                try:
+                    reset = limiter.get_window_stats(item, key).reset_time
+                except Exception:
+                    self._store_away()
+                    reset = time.time() + 1
                 raise TooManyRequests(max(1, int(reset - time.time()) + 1), cost)
+
+    def _limiter(self) -> LocalWindows | MovingWindowRateLimiter:
+        """The shared store, unless there is none or it failed in the last
+        :data:`STORE_RETRY_SECONDS`; else this process's memory."""
+        if self.shared is None or time.monotonic() < self._store_away_until:
+            return self.local
+        if self._store_away_until:
+            self._store_away_until = 0.0
+            logger.warning("rate limits count in the shared store again")
+        return self.shared
+
+    def _store_away(self) -> None:
+        if not self._store_away_until:
+            logger.warning(
+                "rate limits count in this process's memory: the shared store did not answer",
+                exc_info=True,
+            )
+        self._store_away_until = time.monotonic() + STORE_RETRY_SECONDS
 
 
 def limited(
@@ -173,7 +210,14 @@ def limited(
 
 
 def _storage(url: str) -> Storage:
-    storage = storage_from_string(url)
+    options: dict[str, float] = {}
+    if url.startswith(("redis://", "rediss://", "valkey://", "valkeys://")):
+        # Never wait long on the store: past this, the request counts in memory instead.
+        options = {
+            "socket_timeout": STORE_TIMEOUT_SECONDS,
+            "socket_connect_timeout": STORE_TIMEOUT_SECONDS,
+        }
+    storage = storage_from_string(url, **options)
     if not isinstance(storage, Storage):
         raise ValueError(f"RATE_LIMIT_STORAGE must name a synchronous store, not {url!r}")
     return storage

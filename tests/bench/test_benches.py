@@ -80,3 +80,22 @@ def test_races_runs() -> None:
     assert "SQLite, 1 worker: 8 racers, 20 streams" in out
     for figure in ("move rate:", "move to every stream: p50", "server memory:"):
         assert figure in out
+
+
+@pytest.mark.skipif(
+    shutil.which("wrk") is None
+    or (shutil.which("haproxy") is None and not Path("/usr/sbin/haproxy").exists()),
+    reason="wrk or haproxy is not installed (make test installs both)",
+)
+def test_cluster_runs_behind_the_proxy() -> None:
+    out = smoke("cluster.py")
+    for step in (
+        "1 server, no proxy",
+        "HAProxy, 1 server(s)",
+        "HAProxy, 3 server(s)",
+        "CPU a move",
+    ):
+        assert step in out
+    for fan_out in ("Redis pub/sub", "PostgreSQL LISTEN/NOTIFY"):
+        assert f"over 3 servers (through the proxy), {fan_out}" in out
+    assert "a stream" in out
