@@ -67,11 +67,13 @@ def start(
     deal: int | None = None,
     now: datetime | None = None,
     daily_on: date | None = None,
+    difficulty: str | None = None,
 ) -> Game:
     """Deal a new game for ``player_id``; a random deal when ``deal`` is None. ``daily_on``
     marks it as that day's deal of the day (:mod:`app.service.deals`)."""
     record, position = _new_record(player_id, kind, variant, deal, now or utcnow())
     record.daily_on = daily_on
+    record.difficulty = difficulty
     with db.write() as session:
         session.add(record)
     return view(record, position)
@@ -241,12 +243,12 @@ def _store(
     ``link``'s transaction."""
     row = get_row(link, game_id)
     before = position_of(row.kind, row.position)
-    if isinstance(command, CountHint | AskVerdict):
-        return _no_ply(link, row, before, command)
     if now < row.created_at:  # a race's game, dealt for the end of its countdown
         error = NotBegun("this game has not begun yet: wait for the countdown", "game.not_begun")
         error.game = view(row, before)
         raise error
+    if isinstance(command, CountHint | AskVerdict):
+        return _no_ply(link, row, before, command)
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     uses = game_kind(row.kind).uses_auto_moves

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.protocol import Answer
-from app.service import race_feed
+from app.service import proofs, race_feed
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
 from app.service.pars import WinPar, after_win
@@ -27,6 +27,8 @@ class Table:
     """A won game of a deal with a par: its moves beside the par (:mod:`.pars`)."""
     race: str | None = None
     """The race the game is played in (its token), if any: the page shows it beside."""
+    fewest_cells: int | None = None
+    """A game dealt for a difficulty: the fewest free cells its deal needs, proved."""
 
 
 def table(
@@ -44,7 +46,8 @@ def table(
     if known is not None and known.verdict == "unknown":
         known = None
     par = after_win(db=db, solvers=solvers, game=game)
-    return Table(game, settings, known, par, race_feed.race_of(db, game.id))
+    cells = proofs.fewest_cells(game.deal) if game.difficulty else None
+    return Table(game, settings, known, par, race_feed.race_of(db, game.id), cells)
 
 
 def game_and_settings(

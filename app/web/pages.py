@@ -113,6 +113,7 @@ def render_game(
         par_said=par_said,
         # A game played in a race shows the race beside it (the page, not each move's part).
         race_token=None if fragment else table.race,
+        fewest_cells=table.fewest_cells,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),
@@ -214,7 +215,16 @@ def verdict_words(game: Game, answer: Answer | None) -> str:
     """The answer to "can this still be won?" in words (None: the search goes on)."""
     if answer is None:
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
+    if answer.verdict == "unsolvable" and at_the_deal(game) and game.game.proofs_cover_the_game:
+        # Nothing played yet: it is the deal that cannot be won, not the game gone wrong.
+        return _("No: this deal cannot be won. No line of play wins from it.")
     return game.game.verdict(game.position, answer.verdict, len(answer.moves), answer.positions)
+
+
+def at_the_deal(game: Game) -> bool:
+    """Whether the game stands where its deal began (nothing played, or all undone)."""
+    dealt = game.rules.new_game(game.deal, game.variant)
+    return game.position.to_text() == dealt.to_text()
 
 
 def steps_page(
