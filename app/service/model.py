@@ -41,6 +41,10 @@ class NotBegun(IllegalMoveError):
     played on it yet."""
 
 
+class TimeUp(IllegalMoveError):
+    """The game's race ran out of time: the game takes no more moves (giving up still)."""
+
+
 class StaleVersion(Exception):
     """The player acted on a position that is no longer the current one."""
 

@@ -11,6 +11,7 @@ from app.service.model import Game, get_row, view
 from app.service.pars import WinPar, after_win
 from app.service.players import Settings, table_settings
 from app.service.players import settings as player_settings
+from app.service.races import Seat, seat
 from app.service.solvers import SolverPool
 from app.store import Database
 
@@ -29,6 +30,8 @@ class Table:
     """The race the game is played in (its token), if any: the page shows it beside."""
     fewest_cells: int | None = None
     """A game dealt for a difficulty: the fewest free cells its deal needs, proved."""
+    seat: Seat | None = None
+    """The game's race and its racer, read for a whole page or a game over (the banner)."""
 
 
 def table(
@@ -38,8 +41,10 @@ def table(
     game: Game,
     player_id: str | None,
     settings: Settings | None = None,
+    whole: bool = False,
 ) -> Table:
-    """The page's view of ``game``; ``settings`` when already read (a move's answer)."""
+    """The page's view of ``game``; ``settings`` when already read (a move's answer);
+    ``whole``: for the whole page (not a move's part), which shows the game's race."""
     if settings is None:
         settings = player_settings(db=db, player_id=player_id, owner=game.player_id)
     known = None if game.is_over else known_answer(solvers, game)
@@ -47,7 +52,11 @@ def table(
         known = None
     par = after_win(db=db, solvers=solvers, game=game)
     cells = proofs.fewest_cells(game.deal) if game.difficulty else None
-    return Table(game, settings, known, par, race_feed.race_of(db, game.id), cells)
+    token = race_feed.race_of(db, game.id)
+    seated = None
+    if token and (whole or game.is_over):
+        seated = seat(db=db, token=token, game_id=game.id)
+    return Table(game, settings, known, par, token, cells, seated)
 
 
 def game_and_settings(

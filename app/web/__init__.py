@@ -14,6 +14,7 @@ from starlette.types import ASGIApp
 
 from app.config import ROOT, Settings, get_settings, secret_key, site_address
 from app.service import race_feed, solvers
+from app.service import races as race_service
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         per_address=settings.race_streams_per_address,
         interval=settings.race_stream_interval_ms / 1000,
     )
+    race_service.configure(idle_minutes=settings.race_idle_minutes)
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
     weakref.finalize(app, feed.close)
     # A request is matched against the routes in order: the move's first, then the games'
