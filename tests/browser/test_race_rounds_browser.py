@@ -51,7 +51,7 @@ def test_a_racers_board_and_controls_stay_in_view_and_the_table_fits(
     page.context.set_extra_http_headers({"Accept-Language": language})
     page.goto(game)
     expect(page.locator(".race-fold summary")).to_be_visible()
-    page.screenshot(path=str(artifacts / f"race-game-{language}-{width}.png"))
+    page.screenshot(path=str(artifacts / f"race-fold-{language}-{width}.png"))
     controls = box(page, "#game .controls")
     board = box(page, "#board")
     assert board["y"] >= 0
@@ -64,7 +64,7 @@ def test_a_racers_board_and_controls_stay_in_view_and_the_table_fits(
     assert table["width"] <= area["width"] + 1
     progress = box(page, ".race-beside tr.racer td:nth-child(4)")
     assert progress["x"] >= 0 and progress["x"] + progress["width"] <= w + 1
-    page.screenshot(path=str(artifacts / f"race-game-open-{language}-{width}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"race-fold-open-{language}-{width}.png"), full_page=True)
     # The race's own page: its table fits its area too.
     page.locator(".race-fold-link a").click()
     page.wait_for_url("**/races/*")
