@@ -316,3 +316,20 @@ def test_a_full_lobby_invites_nobody_and_says_full_once(
         refused = late.post(f"/races/{token}/join")
         assert refused.status_code == 409
         assert refused.text.count("This race is full") == 1
+
+
+# -- 13: statistics on a phone; what the win rates count ---------------------------------------
+
+
+def test_statistics_fold_the_games_never_played_into_one_line(client: TestClient) -> None:
+    game = start(client, "montana", "1")
+    client.post(f"/games/{game}/actions", data={"action": "resign", "version": "0"})
+    page = client.get("/stats").text
+    mine = page[page.index("Your games") : page.index("Everyone on this site")]
+    assert '<th scope="row">Montana Expert</th>' in mine
+    assert "FreeCell Standard</th>" not in mine
+    folded = re.search(r'<p class="stats-unplayed muted" data-unplayed="(\d+)">([^<]*)</p>', mine)
+    assert folded is not None
+    assert "No games yet:" in folded.group(2) and "FreeCell Standard" in folded.group(2)
+    assert int(folded.group(1)) >= 12  # every other game and variant, in one line
+    assert "an unfinished game counts as not won in the win percentage" in page
