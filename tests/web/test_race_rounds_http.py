@@ -331,5 +331,5 @@ def test_statistics_fold_the_games_never_played_into_one_line(client: TestClient
     folded = re.search(r'<p class="stats-unplayed muted" data-unplayed="(\d+)">([^<]*)</p>', mine)
     assert folded is not None
     assert "No games yet:" in folded.group(2) and "FreeCell Standard" in folded.group(2)
-    assert int(folded.group(1)) >= 12  # every other game and variant, in one line
+    assert int(folded.group(1)) >= 11  # every other game and variant, in one line
     assert "an unfinished game counts as not won in the win percentage" in page
