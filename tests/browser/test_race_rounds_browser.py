@@ -16,6 +16,7 @@ from sqlalchemy import update
 from app.service.model import utcnow
 from app.store import Database
 from app.store.models import GameRecord
+from tests.browser.test_accessibility import assert_accessible
 from tests.browser.test_races_browser import COUNTDOWN_MS, make_race, play_link
 
 SIZES = {1280: (1280, 800), 375: (375, 740)}
@@ -65,6 +66,7 @@ def test_a_racers_board_and_controls_stay_in_view_and_the_table_fits(
     progress = box(page, ".race-beside tr.racer td:nth-child(4)")
     assert progress["x"] >= 0 and progress["x"] + progress["width"] <= w + 1
     page.screenshot(path=str(artifacts / f"race-fold-open-{language}-{width}.png"), full_page=True)
+    assert_accessible(page)
     # The race's own page: its table fits its area too.
     page.locator(".race-fold-link a").click()
     page.wait_for_url("**/races/*")
