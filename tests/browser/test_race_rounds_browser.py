@@ -5,6 +5,7 @@ records and the statistics on a phone. Screenshots in tests/artifacts/."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -152,3 +153,17 @@ def test_a_deals_records_and_the_statistics_on_a_phone(
     height = page.evaluate("document.documentElement.scrollHeight")
     assert height < 3200, height  # was 5,600 px, mostly rows of zeros
     page.screenshot(path=str(artifacts / f"stats-{language}-375.png"), full_page=True)
+
+
+def test_show_solution_from_the_game_page_counts_it_by_its_button(page: Page) -> None:
+    started = page.request.post("/games", form={"kind": "freecell", "deal": "1"})
+    assert started.ok
+    page.goto(started.url)
+    button = page.get_by_role("button", name="Show solution")
+    expect(button).to_have_attribute("title", re.compile("counts as a hint"))
+    button.click()
+    page.wait_for_url("**/solution?step=0")
+    expect(page.locator("#replay-title")).to_contain_text("Solution")
+    page.goto(started.url)
+    page.goto("/games")
+    expect(page.get_by_text("(assisted)")).to_have_count(1)
