@@ -8,7 +8,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
-from pydantic import model_validator
+from pydantic import PositiveInt, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +84,9 @@ class Settings(BaseSettings):
     race_stream_interval_ms: int = 50
     """A race's changes within this many milliseconds reach its live pages together: what
     its streams cost stays bounded however fast its racers move."""
+    race_idle_minutes: PositiveInt = 30
+    """A race under way in which nobody has moved for this many minutes is ended (its
+    result kept as the games stand)."""
     redis_url: str = ""
     """Redis (or Valkey) for races' live changes between servers (``redis://host:6379``).
     Empty: PostgreSQL's own notifications on PostgreSQL, else within the process."""

@@ -39,6 +39,7 @@ from app.service.model import (
     HistoryEntry,
     NotBegun,
     StaleVersion,
+    TimeUp,
     UnknownGameKind,
     utcnow,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "StaleVersion",
     "Steps",
     "Table",
+    "TimeUp",
     "Undo",
     "UnknownGameKind",
     "UnknownSetting",

@@ -244,7 +244,13 @@ def start_of_difficulty(
     deal = proofs.random_of_difficulty(difficulty, secrets.randbelow(1 << 30))
     assert deal is not None
     return start(
-        db=db, player_id=player_id, kind=CELLS_GAME[0], variant=CELLS_GAME[1], deal=deal, now=now
+        db=db,
+        player_id=player_id,
+        kind=CELLS_GAME[0],
+        variant=CELLS_GAME[1],
+        deal=deal,
+        now=now,
+        difficulty=difficulty,
     )
 
 

@@ -12,7 +12,7 @@ from typing import Final, Literal
 from app.rules.protocol import Answer, Hint, Position
 from app.service import proofs
 from app.service.commands import AskVerdict, CountHint
-from app.service.model import Game, GameOver, HistoryEntry
+from app.service.model import Game, GameOver, HistoryEntry, NotBegun, utcnow
 from app.service.play import apply
 from app.service.records import load
 from app.service.solvers import Job, SolverPool, SolverThinking
@@ -31,6 +31,7 @@ def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     game = load(db=db, game_id=game_id)
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint", "game.over")
+    refuse_before_begun(game)
     if proved_lost(game):
         # No position a deal proved impossible leads to can be won: said at once, with no
         # search (a busy machine would otherwise offer moves it is not sure of).
@@ -41,6 +42,14 @@ def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
         # not sure, never an empty "still thinking".
         suggestion = provisional_hint(game.position)
     return _counted(db, game), suggestion
+
+
+def refuse_before_begun(game: Game) -> None:
+    """A race's game during its countdown: no hint, no solution is given or counted."""
+    if utcnow() < game.created_at:
+        error = NotBegun("this game has not begun yet: wait for the countdown", "game.not_begun")
+        error.game = game
+        raise error
 
 
 def proved_lost(game: Game) -> bool:
@@ -110,13 +119,15 @@ class Solution:
 def solution(*, db: Database, solvers: SolverPool, game_id: str, counted: bool = True) -> Solution:
     """The solver's line from the current position.
 
-    Seeing a solution is help: the game counts it as a hint (``counted``: once per
-    opening; a game is always marked as helped once a solution was seen)."""
+    Seeing a solution is help: with ``counted`` (the game's holder asked for it, by a
+    POST), the game counts it as a hint; a look without (a GET) counts nothing."""
     game = load(db=db, game_id=game_id)
+    if counted:
+        refuse_before_begun(game)
     result = solvers.ask(_job("answer", game), solvers.solution_wait)
     if not isinstance(result, Answer):
         raise SolverThinking
-    if result.moves and not game.is_over and (counted or not game.hints_used):
+    if result.moves and not game.is_over and counted:
         game = _counted(db, game)
     positions = [game.position]
     entries = []

@@ -41,6 +41,10 @@ class NotBegun(IllegalMoveError):
     played on it yet."""
 
 
+class TimeUp(IllegalMoveError):
+    """The game's race ran out of time: the game takes no more moves (giving up still)."""
+
+
 class StaleVersion(Exception):
     """The player acted on a position that is no longer the current one."""
 
@@ -82,6 +86,8 @@ class Game:
     solver's kept answers are found by, without writing the position out again."""
     daily_on: date | None = None
     """The UTC date whose deal of the day this game was started as (None: any other)."""
+    difficulty: str | None = None
+    """The difficulty the game was dealt for, when one was chosen (:mod:`.deals`)."""
 
     @property
     def game(self) -> AnyGameKind:
@@ -223,6 +229,7 @@ def view(
         redo_count=new.get("redo_count", record.redo_count),
         text=text,
         daily_on=record.daily_on,
+        difficulty=record.difficulty,
     )
     if position is not None:  # made by the service: the next request reads it as text
         keep_position(game.kind, game.text, position)

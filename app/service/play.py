@@ -23,7 +23,7 @@ from app.rules.protocol import (
     Position,
     RuleError,
 )
-from app.service import race_feed
+from app.service import race_clock, race_feed
 from app.service.commands import (
     AskVerdict,
     Between,
@@ -41,6 +41,7 @@ from app.service.model import (
     GameOver,
     NotBegun,
     StaleVersion,
+    TimeUp,
     UnknownGameKind,
     get_row,
     outcome_values,
@@ -67,11 +68,13 @@ def start(
     deal: int | None = None,
     now: datetime | None = None,
     daily_on: date | None = None,
+    difficulty: str | None = None,
 ) -> Game:
     """Deal a new game for ``player_id``; a random deal when ``deal`` is None. ``daily_on``
     marks it as that day's deal of the day (:mod:`app.service.deals`)."""
     record, position = _new_record(player_id, kind, variant, deal, now or utcnow())
     record.daily_on = daily_on
+    record.difficulty = difficulty
     with db.write() as session:
         session.add(record)
     return view(record, position)
@@ -162,9 +165,10 @@ def apply(
     which adds no ply, may be applied so)."""
     command = parse(action) if isinstance(action, str) else action
     moment = now or utcnow()
+    closes = race_clock.closes_at(db, game_id)
 
     def work(link: Link) -> Acted:
-        return _store(link, game_id, command, version, player_id, moment)
+        return _store(link, game_id, command, version, player_id, moment, closes)
 
     try:
         acted = db.transact(work)
@@ -236,17 +240,22 @@ def _store(
     version: int | None,
     player_id: str | None,
     now: datetime,
+    closes: datetime | None = None,
 ) -> Acted:
     """Apply the command and store it with a compare-and-set on the version, in
-    ``link``'s transaction."""
+    ``link``'s transaction; past ``closes`` (its race's time up), only giving up."""
     row = get_row(link, game_id)
     before = position_of(row.kind, row.position)
-    if isinstance(command, CountHint | AskVerdict):
-        return _no_ply(link, row, before, command)
+    if closes is not None and now >= closes and not isinstance(command, Resign | AskVerdict):
+        time_up = TimeUp("the race's time is up: this game takes no more moves", "game.time_up")
+        time_up.game = view(row, before)
+        raise time_up
     if now < row.created_at:  # a race's game, dealt for the end of its countdown
         error = NotBegun("this game has not begun yet: wait for the countdown", "game.not_begun")
         error.game = view(row, before)
         raise error
+    if isinstance(command, CountHint | AskVerdict):
+        return _no_ply(link, row, before, command)
     if version is None or row.version != version:
         raise StaleVersion(view(row, before))
     uses = game_kind(row.kind).uses_auto_moves

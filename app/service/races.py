@@ -37,6 +37,9 @@ MAX_RACERS: Final = 8
 LIMITS: Final[tuple[int, ...]] = (5, 10, 15)
 """The time limits offered, in minutes (or none)."""
 COUNTDOWN: Final = timedelta(seconds=3)
+IDLE_AFTER = timedelta(minutes=30)
+"""A race under way in which nobody has moved for this long is ended (``RACE_IDLE_MINUTES``:
+:func:`configure`): a racer who closed their tab does not keep it running for ever."""
 TOKEN_BYTES: Final = 18
 """144 random bits, 24 URL-safe characters: as unguessable as a game's id."""
 TOKEN_SHAPE: Final = re.compile(r"[A-Za-z0-9_-]{24}")
@@ -52,7 +55,13 @@ class RaceNotFound(LookupError):
 
 class RaceRefused(RuleError):
     """What a race cannot do now (a code the web words): ``race.full``, ``race.started``,
-    ``race.finished``, ``race.not_creator``, ``race.limit``."""
+    ``race.finished``, ``race.not_creator``, ``race.end_not_creator``, ``race.limit``."""
+
+
+def configure(*, idle_minutes: int) -> None:
+    """The site's settings for races (its app is made with them)."""
+    global IDLE_AFTER
+    IDLE_AFTER = timedelta(minutes=idle_minutes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +83,8 @@ class Racer:
     position: Position | None
     version: int = 0
     """The game's version (its actions so far) as read."""
+    last_action_at: datetime | None = None
+    """When the racer's game last changed (a race in play), for the race's idle end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +141,38 @@ class Race:
             return 0
         end = self.finished_at or self.now
         return max(0, (end - self.started_at) // timedelta(milliseconds=1))
+
+    @property
+    def last_activity(self) -> datetime | None:
+        """The race's start, or its racers' last action since (None: not started)."""
+        if self.started_at is None:
+            return None
+        moved = [r.last_action_at for r in self.racers if r.last_action_at is not None]
+        return max([self.started_at, *moved])
+
+    @property
+    def idle_end(self) -> datetime | None:
+        """When the race ends if nobody moves before then (a race under way)."""
+        last = self.last_activity
+        return None if last is None or self.state != "running" else last + IDLE_AFTER
+
+    @property
+    def time_up(self) -> bool:
+        """Its time limit has run out (whether or not the race was read as over since)."""
+        deadline = self.deadline
+        return deadline is not None and self.now >= deadline
+
+    def place_of(self, racer: Racer) -> int | None:
+        """A racer who won: their place among the winners (1 for the first), by race time
+        then moves, as the result orders them."""
+        if racer.standing != "won":
+            return None
+        ahead = [
+            r
+            for r in self.racers
+            if r.standing == "won" and _result_order(r) < _result_order(racer)
+        ]
+        return len(ahead) + 1
 
     @property
     def change(self) -> tuple[object, ...]:
@@ -294,17 +337,71 @@ def race(*, db: Database, token: str, now: datetime | None = None) -> Race:
                 racers = rows.racers(session, token)
                 seen = _race(found, racers, now)
                 if _over(seen):
-                    ended = _end_moment(seen)
-                    rows.claim_state(session, token, "running", "finished", {"finished_at": ended})
-                    for racer, game in racers:
-                        kept = _kept(found, game, ended)
-                        if game is not None and game.last_action_at > ended:
-                            kept.update(_as_it_was(session, found, game, ended))
-                        rows.keep_results(session, racer.id, kept)
+                    _finish(session, found, racers, _end_moment(seen))
             found = _found(session, token)
             seen = _race(found, rows.racers(session, token), now)
         race_feed.changed(db, token)
     return seen
+
+
+def end(*, db: Database, token: str, player_id: str, now: datetime | None = None) -> None:
+    """End the race now (its maker only): a race that would otherwise wait for a racer who
+    left. The result is kept as the games stand; a lobby ends with nobody dealt."""
+    _shape(token)
+    now = now or utcnow()
+    with db.write() as session:
+        found = _found(session, token, lock=True)
+        if found.creator_id != player_id:
+            raise RaceRefused("only whoever made the race ends it", "race.end_not_creator")
+        if found.state == "finished":
+            raise RaceRefused("the race is over", "race.finished")
+        racers = rows.racers(session, token)
+        if found.state == "lobby":
+            rows.claim_state(session, token, "lobby", "finished", {"finished_at": now})
+            for racer, _game in racers:
+                rows.keep_results(session, racer.id, {"outcome": "unfinished", "moves": 0})
+        else:
+            started = found.started_at or now
+            _finish(session, found, racers, max(now, started))
+    race_feed.changed(db, token)
+
+
+def _finish(
+    session: Session,
+    found: RaceRecord,
+    racers: Sequence[tuple[RacerRecord, GameRecord | None]],
+    ended: datetime,
+) -> None:
+    """The race ends at ``ended``: each racer's result as their game stood then."""
+    rows.claim_state(session, found.token, "running", "finished", {"finished_at": ended})
+    for racer, game in racers:
+        kept = _kept(found, game, ended)
+        if game is not None and game.last_action_at > ended:
+            kept.update(_as_it_was(session, found, game, ended))
+        rows.keep_results(session, racer.id, kept)
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A game's place in its race, as the game's page shows it: the race, the racer whose
+    game it is (the race's table and the win's banner read the same values)."""
+
+    race: Race
+    racer: Racer
+
+    @property
+    def place(self) -> int | None:
+        return self.race.place_of(self.racer)
+
+
+def seat(*, db: Database, token: str, game_id: str) -> Seat | None:
+    """The race ``token`` and the racer playing ``game_id`` in it."""
+    try:
+        found = race(db=db, token=token)
+    except RaceNotFound:
+        return None
+    racer = next((r for r in found.racers if r.game_id == game_id), None)
+    return None if racer is None else Seat(found, racer)
 
 
 def race_of_game(*, db: Database, game_id: str) -> str | None:
@@ -332,18 +429,23 @@ def _refuse_unless_lobby(found: RaceRecord) -> None:
 
 
 def _over(seen: Race) -> bool:
-    deadline = seen.deadline
-    if deadline is not None and seen.now >= deadline:
+    if seen.time_up:
+        return True
+    idle = seen.idle_end
+    if seen.under_way and idle is not None and seen.now >= idle:
         return True
     return seen.under_way and all(r.standing in ("won", "gave_up") for r in seen.racers)
 
 
 def _end_moment(seen: Race) -> datetime:
-    """When the race ended: its deadline if its time ran out, else the last racer's end."""
-    deadline = seen.deadline
-    if deadline is not None and seen.now >= deadline:
-        return deadline
-    return seen.now
+    """When the race ended: its deadline if its time ran out, the end of its idle spell
+    if nobody moved for :data:`IDLE_AFTER`, else the last racer's end."""
+    ends = [seen.now]
+    if seen.deadline is not None:
+        ends.append(seen.deadline)
+    if seen.idle_end is not None:
+        ends.append(seen.idle_end)
+    return min(ends)
 
 
 _RaceFields = rows.RaceRow | RaceRecord
@@ -461,6 +563,7 @@ def _racer_view(found: _RaceFields, racer: _RacerFields, game: _GameFields | Non
         hinted=game.hints_used > 0,
         position=position_of(found.kind, game.position),
         version=game.version,
+        last_action_at=game.last_action_at,
     )
 
 
@@ -480,10 +583,14 @@ __all__ = [
     "RaceNotFound",
     "RaceRefused",
     "Racer",
+    "Seat",
+    "configure",
     "create",
+    "end",
     "join",
     "limit_of",
     "race",
     "race_of_game",
+    "seat",
     "start",
 ]

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.protocol import Answer
-from app.service import race_feed
+from app.service import proofs, race_feed
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
 from app.service.pars import WinPar, after_win
 from app.service.players import Settings, table_settings
 from app.service.players import settings as player_settings
+from app.service.races import Seat, seat
 from app.service.solvers import SolverPool
 from app.store import Database
 
@@ -27,6 +28,10 @@ class Table:
     """A won game of a deal with a par: its moves beside the par (:mod:`.pars`)."""
     race: str | None = None
     """The race the game is played in (its token), if any: the page shows it beside."""
+    fewest_cells: int | None = None
+    """A game dealt for a difficulty: the fewest free cells its deal needs, proved."""
+    seat: Seat | None = None
+    """The game's race and its racer, read for a whole page or a game over (the banner)."""
 
 
 def table(
@@ -36,15 +41,22 @@ def table(
     game: Game,
     player_id: str | None,
     settings: Settings | None = None,
+    whole: bool = False,
 ) -> Table:
-    """The page's view of ``game``; ``settings`` when already read (a move's answer)."""
+    """The page's view of ``game``; ``settings`` when already read (a move's answer);
+    ``whole``: for the whole page (not a move's part), which shows the game's race."""
     if settings is None:
         settings = player_settings(db=db, player_id=player_id, owner=game.player_id)
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
     par = after_win(db=db, solvers=solvers, game=game)
-    return Table(game, settings, known, par, race_feed.race_of(db, game.id))
+    cells = proofs.fewest_cells(game.deal) if game.difficulty else None
+    token = race_feed.race_of(db, game.id)
+    seated = None
+    if token and (whole or game.is_over):
+        seated = seat(db=db, token=token, game_id=game.id)
+    return Table(game, settings, known, par, token, cells, seated)
 
 
 def game_and_settings(

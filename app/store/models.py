@@ -253,6 +253,8 @@ class GameRecord(Base):
     """The UTC day whose deal of the day this game was started as (None: any other game)."""
     restart_of: Mapped[str | None] = mapped_column(String(48))
     """For a game dealt by a restart: ``<game id>:<version>`` of the game restarted."""
+    difficulty: Mapped[str | None] = mapped_column(String(8))
+    """The difficulty the game was dealt for (``easy`` … ``expert``), None: not chosen."""
 
 
 class MoveRecord(Base):

@@ -45,6 +45,14 @@ def race_of_game(session: Session, game_id: str) -> str | None:
     return session.scalar(select(RacerRecord.race_token).where(RacerRecord.game_id == game_id))
 
 
+def clock(session: Session, token: str) -> tuple[datetime | None, int | None] | None:
+    """A race's start and time limit in minutes (None: no such race)."""
+    found = session.execute(
+        select(RaceRecord.started_at, RaceRecord.limit_minutes).where(RaceRecord.token == token)
+    ).first()
+    return None if found is None else (found[0], found[1])
+
+
 def claim_state(
     session: Session, token: str, was: str, now_state: str, values: dict[str, object]
 ) -> bool:

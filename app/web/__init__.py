@@ -22,6 +22,7 @@ from app.config import (
     stock_parts,
 )
 from app.service import race_feed, solvers
+from app.service import races as race_service
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
@@ -69,6 +70,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
         per_address=per_address,
         interval=settings.race_stream_interval_ms / 1000,
     )
+    race_service.configure(idle_minutes=settings.race_idle_minutes)
     weakref.finalize(app, pool.close)  # an app let go of (in tests) lets its pool go
     # A request is matched against the routes in order: the move's first, then the games'
     # (moves and game pages are most of what comes). Inserted before any request is

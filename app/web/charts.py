@@ -160,8 +160,8 @@ def win_rate_chart(charts: Charts) -> Chart:
             id="win-rate",
             title=(
                 ngettext(
-                    "Win percentage over %(num)s game",
-                    "Win percentage over the last %(num)s games",
+                    "Win percentage over %(num)s finished game",
+                    "Win percentage over the last %(num)s finished games",
                     n,
                 )
                 % values

@@ -68,6 +68,10 @@ async def stale(request: Request, error: Exception) -> Response:
     return render_game(request, table, status_code=409, message=stale_message())
 
 
+HINT_REFUSED = "hint"
+"""What a page form's refusal names when it posted no move (a hint): the page says why."""
+
+
 async def refused(request: Request, error: Exception) -> Response:
     """A move, form or game the rules or the site refuse: why, on the game as it is."""
     game_id = request.path_params.get("game_id")
@@ -76,6 +80,8 @@ async def refused(request: Request, error: Exception) -> Response:
     game = getattr(error, "game", None)
     if is_page_form(request):
         action = request.query_params.get("action") or await _posted_action(request)
+        if not action and isinstance(error, service.NotBegun):
+            action = HINT_REFUSED  # a hint asked during a race's countdown
         held = await _still_held(request, game)
         params = {"sel": held} if held else {}
         return back_to_game(request, game_id, refused=action[:32], **params)

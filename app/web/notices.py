@@ -17,7 +17,7 @@ from app.i18n import gettext as _
 from app.rules.protocol import IllegalMoveError
 from app.service.model import utcnow
 from app.web import deal_box
-from app.web.errors import slow_words
+from app.web.errors import HINT_REFUSED, slow_words
 from app.web.pages import stale_message
 from app.web.refusals import refusal
 
@@ -50,6 +50,8 @@ def _refused(game: service.Game, action: str) -> str | None:
     command = service.commands.parse(action)
     if game.created_at > utcnow():  # a race's game, during its countdown
         return refusal(service.NotBegun("not begun yet", "game.not_begun"))
+    if action == HINT_REFUSED:  # said only while it holds (the countdown, above)
+        return None
     if isinstance(command, service.Undo | service.Redo):  # refused: nothing to take or bring back
         word = "undo" if isinstance(command, service.Undo) else "redo"
         code = f"nothing_to_{word}"

@@ -18,6 +18,7 @@ from app.i18n import isolate, ngettext
 from app.rules.kind import Board
 from app.rules.protocol import Action, Answer, Position, Verdict
 from app.service import Game, HistoryEntry, Table
+from app.web import race_rows
 from app.web.deps import solvers
 from app.web.htmx import is_htmx
 from app.web.par_words import par_words
@@ -57,6 +58,7 @@ def table_for(request: Request, game: Game, settings: service.Settings | None = 
         game=game,
         player_id=current_player(request),
         settings=settings,
+        whole=not is_htmx(request),
     )
 
 
@@ -86,6 +88,9 @@ def render_game(
     board = game.game.board(game.position, playable=not game.is_over, pick=pick)
     if message is None and said is None and not pick and table.known is not None:
         message = verdict_words(game, table.known)
+    seat = table.seat
+    if message is None and seat is not None and seat.race.time_up and not game.is_over:
+        message = _("The race's time is up: this game takes no more moves.")
     hinted = game.game.hinted_places(game.position, hint) if hint and not game.is_over else None
     par_said = par_words(table.par) if table.par is not None else ""
     # The move that wins hears how it compares with the deal's par.
@@ -113,6 +118,10 @@ def render_game(
         par_said=par_said,
         # A game played in a race shows the race beside it (the page, not each move's part).
         race_token=None if fragment else table.race,
+        in_race=table.race is not None,
+        seat=seat,
+        race_rows=race_rows.rows(request, seat.race) if seat is not None and not fragment else [],
+        fewest_cells=table.fewest_cells,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),
@@ -214,7 +223,16 @@ def verdict_words(game: Game, answer: Answer | None) -> str:
     """The answer to "can this still be won?" in words (None: the search goes on)."""
     if answer is None:
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
+    if answer.verdict == "unsolvable" and at_the_deal(game) and game.game.proofs_cover_the_game:
+        # Nothing played yet: it is the deal that cannot be won, not the game gone wrong.
+        return _("No: this deal cannot be won. No line of play wins from it.")
     return game.game.verdict(game.position, answer.verdict, len(answer.moves), answer.positions)
+
+
+def at_the_deal(game: Game) -> bool:
+    """Whether the game stands where its deal began (nothing played, or all undone)."""
+    dealt = game.rules.new_game(game.deal, game.variant)
+    return game.position.to_text() == dealt.to_text()
 
 
 def steps_page(

@@ -27,6 +27,7 @@ from app.store import Database
 from app.web.htmx import is_htmx
 from app.web.pages import render
 from app.web.players import current_player, page_settings
+from app.web.race_rows import name_of, rows
 from app.web.templating import clock, paths
 
 VIEWER: Final = "solitaire.race_viewer"
@@ -50,46 +51,6 @@ def deal_of(kind: str, variant: str | None, text: str) -> int | None:
     empty; a number the game does not deal is refused (:func:`deals.deal_number`)."""
     cleaned = "".join(c for c in text if c not in " ,_\u066c#")
     return deals.deal_number(kind, variant, cleaned) if cleaned else None
-
-
-def name_of(racer: races.Racer) -> str:
-    return racer.name or _("anonymous %(num)s") % {"num": racer.joined}
-
-
-@dataclass(frozen=True, slots=True)
-class Row:
-    """A racer's row in the race's table, in words."""
-
-    racer: races.Racer
-    name: str
-    standing: str
-    progress: str
-    time: str
-    watch_url: str | None
-
-
-def rows(request: Request, race: races.Race) -> list[Row]:
-    found = []
-    for racer in race.racers:
-        if racer.standing == "won":
-            standing = _("won")
-        elif racer.standing == "gave_up":
-            standing = _("gave up")
-        elif racer.standing == "unfinished":
-            standing = _("out of time") if race.deadline else _("unfinished")
-        elif racer.standing == "playing":
-            standing = _("playing") if race.under_way else _("ready")
-        else:
-            standing = _("joined")
-        progress = ""
-        if racer.position is not None:
-            progress = race.game.progress(racer.position)
-        watch = None
-        if racer.watch_token:
-            watch = paths(request).path_for(request, "watch", token=racer.watch_token)
-        time = clock(racer.race_ms) if racer.race_ms is not None else ""
-        found.append(Row(racer, name_of(racer), standing, progress, time, watch))
-    return found
 
 
 def board_label(racer: races.Racer) -> str:
@@ -193,6 +154,7 @@ REFUSALS: Final[dict[str, tuple[int, Callable[[dict[str, object]], str]]]] = {
         lambda p: _("This race is over: you can see its result, but no longer join."),
     ),
     "race.not_creator": (403, lambda p: _("Only the player who made this race can start it.")),
+    "race.end_not_creator": (403, lambda p: _("Only the player who made this race can end it.")),
     "race.limit": (
         422,
         lambda p: _("A race's time limit is 5, 10 or 15 minutes, or none."),

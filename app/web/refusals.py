@@ -46,6 +46,7 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "game.no_moves_left": lambda p: _("No moves are left: undo, or start a new game."),
     "game.over": lambda p: _("The game is over: there is nothing to hint."),
     "game.not_begun": lambda p: _("This game has not begun yet: wait for the countdown to end."),
+    "game.time_up": lambda p: _("The race's time is up: this game takes no more moves."),
 }
 """The refusals every game shares; each game words its own (``GameKind.refusals``)."""
 

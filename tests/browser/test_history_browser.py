@@ -307,7 +307,7 @@ def test_statistics_count_the_games_and_draw_charts(player: Page) -> None:
     expect(tabs.get_by_role("link", name="You")).to_have_attribute("aria-current", "page")
     figures = page.locator("figure.chart")
     expect(figures.locator("figcaption")).to_have_text(
-        ["Win percentage over 1 game", "Winning times", "Results per day, last 30 days"]
+        ["Win percentage over 1 finished game", "Winning times", "Results per day, last 30 days"]
     )
     expect(page.locator("figure.chart svg")).to_have_count(2)  # no wins: no winning times
     expect(figures.nth(1)).to_contain_text("No wins yet.")

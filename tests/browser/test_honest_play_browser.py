@@ -331,9 +331,9 @@ def start_by_form(page: Page, kind: str, deal: int) -> None:
 
 
 CHART_WORDS = {
-    "en": ("Win percentage over 1 game", ["won", "lost"]),
-    "hi": ("1 गेम में जीत प्रतिशत", ["जीत", "हार"]),
-    "ar": ("نسبة الفوز في لعبة واحدة", ["فوز", "خسارة"]),
+    "en": ("Win percentage over 1 finished game", ["won", "lost"]),
+    "hi": ("1 पूरे हुए गेम में जीत प्रतिशत", ["जीत", "हार"]),
+    "ar": ("نسبة الفوز في لعبة واحدة منتهية", ["فوز", "خسارة"]),
 }
 
 

@@ -151,6 +151,11 @@ def test_every_page_type_in_each_language(
         expect(page.locator("html")).to_have_attribute("lang", language)
         page.screenshot(path=str(artifacts / f"page-{name}-{language}-{size}.png"), full_page=True)
         assert_accessible(page)
+    page.goto(f"{game}/solution")  # it asks first; the button shows the solver's line
+    page.locator("form[action$='/solution'] button").click()
+    page.wait_for_url("**/solution?step=0")
+    page.screenshot(path=str(artifacts / f"page-solution-steps-{language}-{size}.png"))
+    assert_accessible(page)
 
 
 LATIN_WORD = re.compile(r"(?<![A-Za-z0-9])[A-Za-z]{2,}(?![A-Za-z0-9])")

@@ -115,13 +115,13 @@ def test_two_racers_race_live_and_see_the_result(
     for page in (maker, joiner):
         expect(page.get_by_role("heading", name="Result")).to_be_visible(timeout=LIVE_MS)
         expect(page.locator("#racers tr")).to_have_count(2)
-        expect(page.locator('#racers a[href^="/watch/"]')).to_have_count(2)
+        expect(page.locator('#racers a[href*="/replays/"]')).to_have_count(2)  # the race's own
         expect(page.get_by_role("link", name="replay")).to_have_count(2)
     joiner.screenshot(path=str(artifacts / "race-result-en-1280.png"), full_page=True)
     assert not refused  # nothing the page does is refused by the site's script policy
     # A replay link opens the game read-only, never its address.
     joiner.get_by_role("link", name="replay").first.click()
-    joiner.wait_for_url("**/watch/*")
+    joiner.wait_for_url("**/replays/*")
     assert "/games/" not in joiner.content().split("<main", 1)[1].split("</main>")[0]
 
 

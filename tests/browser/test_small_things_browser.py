@@ -143,7 +143,7 @@ def test_a_deal_with_no_winning_line_says_so(
     titles = {"en": "No winning line", "hi": "कोई जिताने वाला चाल-क्रम नहीं"}
     titles["ar"] = "لا يوجد تسلسل نقلات فائز"
     for _ask in range(30):  # the solver may still be thinking: ask again, as a person would
-        answer = page.goto(f"{game}/solution")
+        answer = page.goto(f"{game}/solution?step=0")  # no line to see: nothing counted
         assert answer is not None
         if answer.status == 200:
             break

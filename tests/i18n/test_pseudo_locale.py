@@ -217,7 +217,8 @@ def test_hints_verdicts_solutions_and_no_javascript_answers(pseudo: TestClient) 
         _assert_marked(pseudo.post(f"/games/{game}/hint"))
         _check(pseudo, f"/games/{game}?check=1", **HX)
         _check(pseudo, f"/games/{game}?check=1")
-        _check(pseudo, f"/games/{game}/solution")
+        _check(pseudo, f"/games/{game}/solution")  # asks first: nothing counted by a GET
+        _assert_marked(pseudo.post(f"/games/{game}/solution"))
         _check(pseudo, f"/games/{game}/solution?step=1", **HX)
         refused = "KS A1" if kind == "montana" else "a1"
         _check(pseudo, f"/games/{game}?refused={refused}")

@@ -19,7 +19,7 @@ def test_left_to_right_time_runs_from_the_left() -> None:
     first, last = chart.x_ticks[0], chart.x_ticks[-1]
     assert first.label == "1" and first.at < last.at
     assert chart.value_axis == charts.LEFT
-    assert chart.title == "Win percentage over the last 4 games"
+    assert chart.title == "Win percentage over the last 4 finished games"
     assert [key.label for key in charts.daily_chart(DATA).legend] == ["won", "lost"]
     assert "75%" in chart.description
 

@@ -89,7 +89,7 @@ def verdict(client: TestClient, game_id: str, **headers: str) -> str:
 
 def test_still_winnable_answers_in_words(client: TestClient) -> None:
     freecell_game = start(client, kind="freecell", deal="11982")
-    assert "No: this game can no longer be won" in verdict(client, freecell_game, **HX)
+    assert "No: this deal cannot be won" in verdict(client, freecell_game, **HX)
     montana_game = start(client)
     page = verdict(client, montana_game)
     assert "Yes: this round can be cleared without another redeal" in page
@@ -105,7 +105,7 @@ def test_still_winnable_answers_at_once_and_later_with_the_verdict(
     first = client.get(f"/games/{game_id}?check=1", headers=HX)
     assert first.status_code == 200
     assert "Still thinking" in first.text  # (had it waited for the proof, it would say "No")
-    assert "No: this game can no longer be won" in verdict(client, game_id, **HX)
+    assert "No: this deal cannot be won" in verdict(client, game_id, **HX)
     game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
     solvers = client.app.state.solvers  # type: ignore[attr-defined]
     assert service.known_answer(solvers, game) is not None  # kept for the page, no search
@@ -113,7 +113,7 @@ def test_still_winnable_answers_at_once_and_later_with_the_verdict(
 
 def test_seeing_the_solution_counts_as_help(client: TestClient) -> None:
     game_id = start(client, kind="freecell")
-    assert client.get(f"/games/{game_id}/solution").status_code == 200
+    assert client.post(f"/games/{game_id}/solution").status_code == 303
     client.get(f"/games/{game_id}/solution?step=2")
     assert "(assisted)" in client.get("/games").text
     game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
@@ -126,7 +126,8 @@ def test_hint_on_an_unknown_game_is_404(client: TestClient) -> None:
 
 def test_show_solution_steps_through_a_winning_line(client: TestClient) -> None:
     game_id = start(client, kind="freecell")
-    page = client.get(f"/games/{game_id}/solution")
+    client.post(f"/games/{game_id}/solution")
+    page = client.get(f"/games/{game_id}/solution?step=0")
     assert page.status_code == 200
     assert "Solution: FreeCell" in page.text
     assert "This line wins from the current position" in page.text
@@ -139,6 +140,7 @@ def test_show_solution_steps_through_a_winning_line(client: TestClient) -> None:
 
 def test_show_solution_for_montana_names_what_the_line_does(client: TestClient) -> None:
     game_id = start(client)
+    client.post(f"/games/{game_id}/solution")
     page = client.get(f"/games/{game_id}/solution?step=999").text
     assert "This line clears the round without another redeal." in page
     assert "48/48" in page  # the last step: every card in place
@@ -152,7 +154,7 @@ def test_a_solution_or_hint_not_ready_says_still_thinking_not_busy(
     game_id = start(client, kind="freecell")
     solvers = client.app.state.solvers  # type: ignore[attr-defined]
     monkeypatch.setattr(solvers, "ask", lambda job, wait: None)
-    page = client.get(f"/games/{game_id}/solution")
+    page = client.post(f"/games/{game_id}/solution", headers=HX)
     assert page.status_code == 202
     assert page.headers["Retry-After"] == "2"
     assert "Still thinking: the solver is working on it." in page.text

@@ -126,7 +126,7 @@ def test_stats_page_counts_my_games_and_draws_charts(client: TestClient) -> None
     assert row
     assert row.group(1) == "2"
     assert "<svg" in page
-    assert "Win percentage over the last 2 games" in page
+    assert "Win percentage over the last 2 finished games" in page
     assert 'class="bar-loss"' in page
     everyone = client.get("/stats?game=freecell-standard&who=all", headers=HX)
     assert everyone.status_code == 200

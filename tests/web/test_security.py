@@ -350,9 +350,10 @@ def test_searches_are_rate_limited_per_player(client: TestClient, app: FastAPI) 
     app.state.throttle = limits(rate_limit_search_player="2/minute")
     statuses = [client.post(f"/games/{game_id}/hint", headers=HX).status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
-    assert client.get(f"/games/{game_id}/solution").status_code == 429
+    assert client.post(f"/games/{game_id}/solution", headers=HX).status_code == 429
     assert client.get(f"/games/{game_id}/solution?step=1").status_code == 429  # would search
+    assert client.get(f"/games/{game_id}/solution").status_code == 200  # asks: no search
     app.state.throttle = limits(rate_limit_search_player="1/minute")
-    assert client.get(f"/games/{game_id}/solution").status_code == 200
+    assert client.post(f"/games/{game_id}/solution", headers=HX).status_code == 303
     steps = [client.get(f"/games/{game_id}/solution?step={n}").status_code for n in range(5)]
     assert steps == [200] * 5  # stepping through the kept line is not asking again

@@ -68,7 +68,7 @@ def test_a_solution_with_no_winning_line_says_so_without_steps(
     solvers = client.app.state.solvers  # type: ignore[attr-defined]
     monkeypatch.setattr(solvers, "ask", lambda job, wait: Answer("unsolvable", (), 1000, 0.5))
     for headers in ({}, HX):
-        page = client.get(f"/games/{game_id}/solution", headers=headers)
+        page = client.get(f"/games/{game_id}/solution?step=0", headers=headers)
         assert page.status_code == 200
         title = {"en": "No winning line", "hi": "कोई जिताने वाला चाल-क्रम नहीं"}
         title["ar"] = "لا يوجد تسلسل نقلات فائز"
@@ -77,13 +77,15 @@ def test_a_solution_with_no_winning_line_says_so_without_steps(
         assert 'id="replay-step"' not in page.text and "replay-list" not in page.text
         assert "0/0" not in page.text
         assert 'id="board"' in page.text  # the position it is about, still shown
-    english = TestClient(client.app).get(f"/games/{game_id}/solution").text
+    english = TestClient(client.app).get(f"/games/{game_id}/solution?step=0").text
     assert "No line wins from here." in english
     assert "<title>No winning line · FreeCell" in english
 
 
 def test_a_solution_that_wins_keeps_its_steps(client: TestClient) -> None:
-    page = client.get(f"/games/{start(client, 'freecell', '1')}/solution").text
+    game_id = start(client, "freecell", "1")
+    client.post(f"/games/{game_id}/solution")
+    page = client.get(f"/games/{game_id}/solution?step=0").text
     assert "Solution: FreeCell" in page and 'class="replay-controls"' in page
 
 

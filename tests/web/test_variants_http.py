@@ -62,7 +62,8 @@ def test_each_freecell_variant_is_hinted_checked_and_solved(
     assert hint.status_code == 200 and " hint" in hint.text
     check = patiently(lambda: client.get(f"/games/{game_id}?check=1", headers=HX))
     assert check.status_code == 200
-    solution = patiently(lambda: client.get(f"/games/{game_id}/solution"))
+    patiently(lambda: client.post(f"/games/{game_id}/solution", headers=HX))  # counted
+    solution = patiently(lambda: client.get(f"/games/{game_id}/solution?step=0"))
     assert solution.status_code == 200
     assert named("freecell", variant) in solution.text
 
@@ -130,7 +131,8 @@ def test_each_moon_is_hinted_checked_and_solved(client: TestClient, variant: str
     assert hint.status_code == 200
     # The hint's 0.9 s may end before the round is searched through: then its best so far.
     assert "Hint:" in hint.text or "Still thinking: the best move found so far" in hint.text
-    solution = patiently(lambda: client.get(f"/games/{game_id}/solution"))
+    patiently(lambda: client.post(f"/games/{game_id}/solution", headers=HX))  # counted
+    solution = patiently(lambda: client.get(f"/games/{game_id}/solution?step=0"))
     assert solution.status_code == 200
     assert "This line clears the round without another redeal." in solution.text
     assert named("montana", variant) in solution.text

@@ -381,12 +381,7 @@ def game_replay(
     return steps_page(request, steps, url)
 
 
-@router.get(
-    "/{game_id}/solution",
-    name="game_solution",
-    # Opening it asks the solver; its steps (``?step=N``) read the kept answer.
-    dependencies=[Depends(limited("search", unless="step"))],
-)
+@router.get("/{game_id}/solution", name="game_solution")
 def game_solution(
     request: Request,
     db: DatabaseDep,
@@ -395,14 +390,43 @@ def game_solution(
     game_id: str,
     step: int | None = None,
 ) -> Response:
-    """Step through the solver's line from the current position (nothing is played);
-    opening it counts as a hint."""
-    if step is not None and not service.solution_known(db=db, solvers=solvers, game_id=game_id):
-        request.app.state.throttle.check(request, player, "search")  # a step that searches
-    line = service.solution(db=db, solvers=solvers, game_id=game_id, counted=step is None)
+    """Step through the solver's line from the current position (nothing is played). A
+    GET changes nothing: a game in play with no help counted yet is first asked whether
+    to see it (:func:`count_solution` counts it)."""
+    if step is None and not service.load(db=db, game_id=game_id).is_over:
+        return _solution_asked(request, db, game_id)
+    if not service.solution_known(db=db, solvers=solvers, game_id=game_id):
+        request.app.state.throttle.check(request, player, "search")  # a look that searches
+    line = service.solution(db=db, solvers=solvers, game_id=game_id, counted=False)
+    if line.answer.moves and not line.game.is_over and not line.game.hints_used:
+        return _solution_asked(request, db, game_id)
     steps = service.steps_window(line.game, line.entries, line.positions, step or 0)
     url = paths(request).path_for(request, "game_solution", game_id=game_id)
     return steps_page(request, steps, url, line.answer.verdict)
+
+
+@router.post(
+    "/{game_id}/solution", name="count_solution", dependencies=[Depends(limited("search"))]
+)
+def count_solution(
+    request: Request, db: DatabaseDep, solvers: SolversDep, game_id: str
+) -> Response:
+    """The game's holder asks to see the solver's line: it counts as a hint (the button
+    says so); then its first step."""
+    service.solution(db=db, solvers=solvers, game_id=game_id, counted=True)
+    url = request.url_for("game_solution", game_id=game_id).include_query_params(step=0)
+    return RedirectResponse(url, status_code=303)
+
+
+def _solution_asked(request: Request, db: Database, game_id: str) -> Response:
+    response = render(
+        request,
+        "solution_ask.html",
+        g=service.load(db=db, game_id=game_id),
+        settings=page_settings(request),
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @router.get("/{game_id}/position", name="game_position")

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Form, Request
+from fastapi import APIRouter, Depends, Form, Path, Query, Request
 from fastapi.responses import Response
 
-from app import i18n
+from app import i18n, service
 from app.service import race_feed, races
 from app.service.players import ensure_player
 from app.web import new_race, race_stream
@@ -16,8 +16,11 @@ from app.web import race_pages as pages
 from app.web.deps import DatabaseDep, in_thread
 from app.web.errors import render_error
 from app.web.htmx import is_htmx
+from app.web.my_games import MAX_PAGE
 from app.web.new_race import RaceFields
+from app.web.pages import steps_page
 from app.web.players import PlayerDep, remember_player, see_other
+from app.web.templating import paths
 from app.web.throttle import limited
 
 router = APIRouter(prefix="/races")
@@ -73,6 +76,45 @@ def start_race_now(request: Request, db: DatabaseDep, player: PlayerDep, token: 
     except races.RaceRefused as error:
         return pages.refused(request, db, token, error)
     return _after(request, db, token, player or "", player)
+
+
+@router.post("/{token}/end", name="end_race", dependencies=[Depends(limited("new_game"))])
+def end_race(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
+    """The race's maker ends it now (after saying yes): the result as the games stand."""
+    try:
+        races.end(db=db, token=token, player_id=player or "")
+    except races.RaceNotFound:
+        return not_found(request)
+    except races.RaceRefused as error:
+        return pages.refused(request, db, token, error)
+    return _after(request, db, token, player or "", player)
+
+
+@router.get(
+    "/{token}/replays/{joined}", name="race_replay", dependencies=[Depends(limited("replay"))]
+)
+def race_replay(
+    request: Request,
+    db: DatabaseDep,
+    token: str,
+    joined: Annotated[int, Path(ge=1, le=races.MAX_RACERS)],
+    step: Annotated[int | None, Query(ge=0, le=MAX_PAGE)] = None,
+) -> Response:
+    """A racer's game replayed, read-only, from the race's result: the race's own link, so
+    a racer revoking their game's watch link leaves it in place (the game's address stays
+    hidden, as on a watch page)."""
+    try:
+        race = races.race(db=db, token=token)
+    except races.RaceNotFound:
+        return not_found(request)
+    racer = next((r for r in race.racers if r.joined == joined), None)
+    if race.state != "finished" or racer is None or racer.game_id is None:
+        return not_found(request)
+    steps = service.replay_window(db=db, game_id=racer.game_id, step=step)
+    url = paths(request).path_for(request, "race_replay", token=token, joined=joined)
+    response = steps_page(request, steps, url, watching=True)
+    response.headers.update({"Cache-Control": "no-store", "X-Robots-Tag": "noindex"})
+    return response
 
 
 def _after(

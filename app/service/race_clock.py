@@ -1,0 +1,38 @@
+"""When a race's game stops taking moves: at its race's time limit, enforced by the
+service on every action (the page's clock is only a display).
+
+A game is dealt into its race when the race starts, so a game in a race has its race's
+start and limit fixed for good: read once a race and kept.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Final
+
+from app.caches import Kept, text_size
+from app.service import race_feed
+from app.store import Database
+from app.store import races as race_rows
+
+KEPT_BYTES: Final = 1 << 20
+_deadlines = Kept[str, tuple[datetime | None]](
+    "race deadlines", KEPT_BYTES, lambda k, v: text_size(k) + 64
+)
+
+
+def closes_at(db: Database, game_id: str) -> datetime | None:
+    """When the game's race runs out of time (None: the game is in no race, or in a race
+    without a time limit)."""
+    token = race_feed.race_of(db, game_id)  # kept by the feed: no read for most moves
+    if not token:
+        return None
+    found = _deadlines.get(token)
+    if found is None:
+        with db.read() as session:
+            clock = race_rows.clock(session, token)
+        deadline = None
+        if clock is not None and clock[0] is not None and clock[1] is not None:
+            deadline = clock[0] + timedelta(minutes=clock[1])
+        found = _deadlines.put(token, (deadline,))
+    return found[0]
