@@ -268,11 +268,11 @@ def _gap(
         moves = position.moves_to(index)
         if index == picked:
             return MontanaCell(name, None, "picked")
-        if len(moves) == 1 or not playable:
-            move = moves[0]
-            action = move.notation if playable else None
-            return MontanaCell(name, None, "open", action, fits=move.card)
-        return MontanaCell(name, None, "choose", pick=name)
+        if len(moves) == 1:
+            action = moves[0].notation if playable else None
+            return MontanaCell(name, None, "open", action, fits=moves[0].card)
+        # Several 2s fit: it wants a 2, whoever looks (a board to look at links nowhere).
+        return MontanaCell(name, None, "choose", pick=name if playable else None)
     wanted = position.wanted(index)
     if wanted is None:
         after_king = position.cells[index - 1] is not None
