@@ -24,7 +24,7 @@ from app import i18n
 from app.caches import Kept, text_size
 from app.i18n import gettext as _
 from app.i18n import isolate
-from app.service import deals, races
+from app.service import races
 from app.service.model import utcnow
 from app.service.race_feed import Feed, Parts, Push, Subscription
 from app.store import Database
@@ -61,13 +61,6 @@ page shows several boards), htmx's requests, the form's fields, the places' name
 _boards = Kept[tuple[object, ...], str](
     "race boards", BOARDS_KEPT_BYTES, lambda k, v: text_size(v, *(str(p) for p in k))
 )
-
-
-def deal_of(kind: str, variant: str | None, text: str) -> int | None:
-    """The deal number a form names (spaces, ``#`` and separators allowed), None when
-    empty; a number the game does not deal is refused (:func:`deals.deal_number`)."""
-    cleaned = "".join(c for c in text if c not in " ,_\u066c#")
-    return deals.deal_number(kind, variant, cleaned) if cleaned else None
 
 
 def name_of(racer: races.Racer) -> str:
