@@ -82,10 +82,11 @@ class Row:
 def rows(request: Request, race: races.Race) -> list[Row]:
     found = []
     for racer in race.racers:
+        # The table's column says what the racer did (a verb), unlike the charts' "won".
         if racer.standing == "won":
-            standing = _("won")
+            standing = i18n.pgettext("standing", "won")
         elif racer.standing == "gave_up":
-            standing = _("gave up")
+            standing = i18n.pgettext("standing", "gave up")
         elif racer.standing == "unfinished":
             standing = _("out of time") if race.deadline else _("unfinished")
         elif racer.standing == "playing":
