@@ -337,6 +337,13 @@ def why(position: MontanaPosition, place: str) -> str | None:
     }
 
 
+def moved_to(position: MontanaPosition, move: Action) -> tuple[str, int] | None:
+    """The grid cell (``c-B7``) the card a move plays goes to; None for a redeal."""
+    if isinstance(move, MontanaMove):
+        return f"c-{CELL_NAMES[move.cell]}", 1
+    return None
+
+
 def hinted_places(position: MontanaPosition, move: Action) -> frozenset[str]:
     """The cells a hinted move joins (its card's and the gap's), or the redeal button."""
     if isinstance(move, MontanaMove):
