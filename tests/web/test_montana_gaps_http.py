@@ -68,4 +68,6 @@ def test_a_race_board_says_a_gap_wants_a_2(client: TestClient, db: Database) -> 
     with TestClient(client.app, follow_redirects=False) as watcher:  # type: ignore[arg-type]
         page = watcher.get(f"/races/{token}").text
     assert 'class="race-board-view"' in page
+    # The caption keeps the racer's name apart from their progress (issue 43).
+    assert re.search(r"<figcaption><bdi>[^<]+</bdi> · <span class=\"muted\">", page)
     assert_wants_a_two(page[page.index('class="race-boards"') :], labelled=False)
