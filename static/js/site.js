@@ -315,13 +315,31 @@
   // element holding them, and data-moved-count, how many of its last cards they are.
   // After a move's answer (whole or only the cells that changed) the mark moves there;
   // an answer that moved nothing (a refusal, a hint, an undo) clears it.
+  // A reload of the same version (no move since) marks them again: the tab remembers.
+  const MOVED_KEY = "solitaire:last-move";
+  function remembered(game) {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(MOVED_KEY) || "null");
+      if (kept && kept.path === location.pathname && kept.version === game.dataset.version) return kept;
+    } catch (error) { /* storage off: nothing remembered */ }
+    return null;
+  }
   function markLastMove() {
     $$("[data-last-move]").forEach((card) => card.removeAttribute("data-last-move"));
+    const game = $("#game");
     const holder = $("#game[data-moved], #replay[data-moved]");
-    if (!holder) return;
-    const place = document.getElementById(holder.dataset.moved);
+    let where = holder && { place: holder.dataset.moved, count: holder.dataset.movedCount };
+    if (game && holder === game) {
+      try {
+        sessionStorage.setItem(MOVED_KEY, JSON.stringify({ path: location.pathname, version: game.dataset.version, ...where }));
+      } catch (error) { /* storage off: the mark lasts until a reload */ }
+    } else if (game && !holder) {
+      where = remembered(game);
+    }
+    if (!where) return;
+    const place = document.getElementById(where.place);
     if (!place) return;
-    const count = Number(holder.dataset.movedCount) || 1;
+    const count = Number(where.count) || 1;
     const cards = place.matches("[data-cell]") ? [place] : $$("[data-cell], .fc-card", place).slice(-count);
     cards.forEach((card) => card.setAttribute("data-last-move", ""));
   }

@@ -23,6 +23,8 @@ def test_a_montana_click_marks_the_card_until_the_next_move(montana: MontanaUI) 
     ring = page.locator(MARKED).evaluate("e => getComputedStyle(e).outlineStyle")
     assert ring == "dashed"
     page.screenshot(path="tests/artifacts/last-move-montana.png")
+    page.reload()  # no move since: still marked
+    expect(page.locator(MARKED)).to_have_attribute("data-cell", "A13")
     montana.press("u")  # an undo moves no card: nothing marked
     expect(page.locator(MARKED)).to_have_count(0)
 
