@@ -51,6 +51,10 @@ def _never_fewer(after: Position, source: str, target: str, moved: int, held: in
     return None
 
 
+def _nowhere(position: Position, action: Action) -> tuple[str, int] | None:
+    return None
+
+
 def _nothing_held(source: str, held: int) -> str | None:
     return None
 
@@ -98,6 +102,10 @@ class Presenter(Generic[P, B]):
     ``count`` cards taken from place ``source`` after a refused move, in the game's own
     syntax; None: nothing stays held."""
     progress: Callable[[P], str] | None = None
+    moved_to: Callable[[P, Action], tuple[str, int] | None] = _nowhere
+    """``moved_to(before, action)``: where the cards ``action`` moves lie once it is
+    played (the id of the board's element that holds them, and how many of its last cards
+    they are), to mark the last move; None for an action that moves no card."""
     """A racer's progress in a few words, for a race's table (cards home; cards in place
     and redeals left). None: the game's :attr:`standing`."""
 
@@ -183,6 +191,10 @@ class GameKind(Generic[P, B]):
     @property
     def hinted_places(self) -> Callable[[P, Action], frozenset[str]]:
         return self.presenter.hinted_places
+
+    @property
+    def moved_to(self) -> Callable[[P, Action], tuple[str, int] | None]:
+        return self.presenter.moved_to
 
     @property
     def unsure_hint(self) -> Callable[[str], str]:

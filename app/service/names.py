@@ -13,12 +13,16 @@ No name can pass for another: two names are the same name when their confusable
 skeletons (Unicode TR39, computed by ICU's spoof checker) of the case-folded text are
 equal, so ``Ada`` with Cyrillic As is ``Ada``, and ``ADA`` is too; a unique index on a
 digest of the skeleton holds it in the database. Nor can a name pass for the site's own
-words: the records' "anonymous" and "Player", in every language the site speaks.
+words: the records' "anonymous" and "Player", and the labels the site gives unnamed players
+("anonymous 1", "Player 7"), in every language the site speaks and with any number in any
+script (``गुमनाम १``, Arabic's with Arabic-Indic digits, ``Player l``): see
+:func:`site_like`.
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 from functools import cache
 from typing import Final, Literal
@@ -35,9 +39,14 @@ MAX_LENGTH: Final = 24
 MOST_MARKS: Final = 3
 """Combining marks one letter may carry: a Hindi syllable takes two (हूँ), Arabic a
 shadda and a vowel (مَّ); more is a stack drawn over the text around it."""
-SITE_WORDS: Final = ("anonymous", "Player")
-"""Messages the records show beside or instead of names: no name may look like one of
-them in any of the site's languages."""
+SITE_WORDS: Final = ("anonymous", "Player", "anonymous %(num)s")
+"""Messages the records show beside or instead of names, and the label the site gives an
+unnamed racer: no name may look like one of them in any of the site's languages, whatever
+number it carries."""
+ARTICLE: Final = "\u0627\u0644"
+"""Arabic's definite article (al-), written joined to its word: «اللاعب» "the player" and
+«لاعب» "player" are one site word."""
+_SEPARATORS: Final = re.compile(r"[ \-_.']+")
 PUNCTUATION: Final = frozenset(" -_.'")
 INVISIBLE: Final = (
     (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
@@ -99,7 +108,7 @@ def normal(text: str) -> str:
         raise NameRefused("marks")
     if not any(_letter_or_digit(character) for character in name):
         raise NameRefused("empty")
-    if key(name) in _site_keys():
+    if site_like(name):
         raise NameRefused("site")
     return name
 
@@ -163,15 +172,68 @@ def _spoof_checker() -> icu.SpoofChecker:
     return icu.SpoofChecker()
 
 
+def site_like(name: str) -> bool:
+    """The name, its numbers set aside, looks like one of the site's words in one of its
+    languages: ``anonymous 1``, ``Player7``, ``गुमनाम १``, ``ANONYMOUS l``.
+
+    >>> site_like("anonymous 12") and site_like("Player-1") and site_like("player l")
+    True
+    >>> site_like("\u0645\u062c\u0647\u0648\u0644 \u0661")  # "anonymous 1" in Arabic
+    True
+    >>> site_like("\u0932\u0948\u0932\u093e 7") or site_like("Ana 1") or site_like("Agent 0")
+    False
+    """
+    bare = _bare(name)
+    return bool(bare) and bare in _site_keys()
+
+
+def _bare(text: str) -> str:
+    """The key of ``text`` without its numbers, separators or Arabic article: digits of
+    any script, and the letters drawn as digits (``l`` and ``O``, whose skeletons are a
+    digit's), set aside where they stand alone or at either end ("" when nothing is left).
+    Only ever compared with the site's few words, so setting aside too much refuses
+    nothing else."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    words = []
+    for word in _SEPARATORS.split(folded):
+        if not word or all(_digit_like(character) for character in word):
+            continue
+        if word.startswith(ARTICLE) and len(word) > len(ARTICLE) + 1:
+            word = word[len(ARTICLE) :]
+        words.append(word)
+    core = "".join(c for c in "".join(words) if unicodedata.category(c) != "Nd")
+    start, end = 0, len(core)
+    while start < end and _digit_like(core[start]):
+        start += 1
+    while end > start and _digit_like(core[end - 1]):
+        end -= 1
+    return key(core[start:end]) if start < end else ""
+
+
+def _digit_like(character: str) -> bool:
+    return unicodedata.category(character) == "Nd" or (
+        _spoof_checker().getSkeleton(0, character) in _digit_skeletons()
+    )
+
+
+# Cached: computed once (no arguments); a few hundred short strings.
+@cache
+def _digit_skeletons() -> frozenset[str]:
+    """The confusable skeletons of every decimal digit of every script (``1`` is ``l``)."""
+    checker = _spoof_checker()
+    return frozenset(checker.getSkeleton(0, digit) for digit in icu.UnicodeSet("[:Nd:]"))
+
+
 # Cached: the site's own words, computed once (no arguments).
 @cache
 def _site_keys() -> frozenset[str]:
-    """The keys of the site's own words in every language it speaks."""
+    """The keys of the site's own words in every language it speaks, their numbers'
+    placeholders set aside (as :func:`_bare` sets a name's numbers aside)."""
     words: set[str] = set()
     for code in i18n.LOCALES:
         with i18n.use_locale(code):
-            words.update(i18n.gettext(word) for word in SITE_WORDS)
-    return frozenset(key(word) for word in words)
+            words.update(i18n.gettext(word).replace("%(num)s", "") for word in SITE_WORDS)
+    return frozenset(filter(None, map(_bare, words)))
 
 
 def name(*, db: Database, player_id: str | None) -> str | None:

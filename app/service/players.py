@@ -20,11 +20,13 @@ from app.store.models import (
     DECKS,
     HANDS,
     MOTIONS,
+    THEMES,
     CardSize,
     Deck,
     Hand,
     Motion,
     PlayerRecord,
+    Theme,
 )
 from app.store.rows import GameRow
 
@@ -38,6 +40,7 @@ class Settings:
     hand: Hand = "right"
     auto_home: AutoHome = "safe"
     motion: Motion = "on"
+    theme: Theme = "system"
 
     @property
     def classes(self) -> str:
@@ -52,6 +55,8 @@ class Settings:
             ("cards-large", self.card_size == "large"),
             ("hand-left", self.hand == "left"),
             ("motion-reduced", self.motion == "reduced"),
+            ("theme-dark", self.theme == "dark"),
+            ("theme-light", self.theme == "light"),
         )
 
 
@@ -62,6 +67,7 @@ CHOICES: Final[Mapping[str, tuple[str, ...]]] = {
     "hand": HANDS,
     "auto_home": AUTO_HOME_MODES,
     "motion": MOTIONS,
+    "theme": THEMES,
 }
 """Each setting and the words it may take, the first being its default."""
 

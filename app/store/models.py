@@ -78,6 +78,9 @@ HANDS: Final[tuple[Hand, ...]] = ("right", "left")
 Motion = Literal["on", "reduced"]
 """Motion on, or reduced whatever the system asks."""
 MOTIONS: Final[tuple[Motion, ...]] = ("on", "reduced")
+Theme = Literal["system", "light", "dark"]
+"""The page's colours: the system's choice (prefers-color-scheme), or light or dark."""
+THEMES: Final[tuple[Theme, ...]] = ("system", "light", "dark")
 
 
 GameResult = Literal["won", "lost"]
@@ -109,6 +112,7 @@ class PlayerRecord(Base):
         CheckConstraint(_one_of("hand", HANDS), name="hand"),
         CheckConstraint(_one_of("auto_home", AUTO_HOME_MODES), name="auto_home"),
         CheckConstraint(_one_of("motion", MOTIONS), name="motion"),
+        CheckConstraint(_one_of("theme", THEMES), name="theme"),
     )
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -120,6 +124,7 @@ class PlayerRecord(Base):
     auto_home: Mapped[str] = mapped_column(String(8), server_default="safe")
     """Which cards go home by themselves (games that make automatic moves)."""
     motion: Mapped[str] = mapped_column(String(8), server_default="on")
+    theme: Mapped[str] = mapped_column(String(8), server_default="system")
     name: Mapped[str | None] = mapped_column(String(24))
     """The display name records show (None: "anonymous"), as the player wrote it."""
     name_key: Mapped[str | None] = mapped_column(String(96))

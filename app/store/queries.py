@@ -21,7 +21,7 @@ PLAYERS = cast(Table, PlayerRecord.__table__)
 # once per dialect and run on the driver's cursor (app.store.link), with no ORM identity
 # map, loading or change tracking (the ORM was 38 % of a move's server time) and none of
 # SQLAlchemy's execution machinery. Rows read the same as records: ``row.version``.
-SETTINGS_COLUMNS = ("deck", "card_size", "hand", "auto_home", "motion")
+SETTINGS_COLUMNS = ("deck", "card_size", "hand", "auto_home", "motion", "theme")
 """A player's own table (:class:`~app.store.models.PlayerRecord`), read in one go."""
 OWNER: Final = "owner_"
 """The game's row carries its owner's table too (``owner_deck``, …): a page or a move

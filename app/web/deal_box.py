@@ -30,6 +30,8 @@ class DealRefused:
     text: str
     """What the player typed, cut short."""
     reason: str
+    race: bool = False
+    """Typed in a race's form (else a game's)."""
 
 
 def number(text: str) -> int | None:

@@ -14,10 +14,12 @@ from pydantic import BaseModel, Field
 
 from app.games import CELLS_GAME
 from app.i18n import gettext as _
+from app.i18n import pgettext
 from app.service import deals
 from app.store.ids import GAME_ID_SHAPE
 from app.web import deal_box
 from app.web.errors import FormError
+from app.words import joined
 
 FIELD_MAX: Final = 64
 NOTES_MAX: Final = 32
@@ -61,10 +63,23 @@ def read(fields: NewGameFields) -> NewGame:
     if fields.winnable not in ("", "0", "1"):
         raise FormError(_("Winnable deals only is either on (1) or off (0)."))
     if fields.difficulty not in ("", "any", *deals.DIFFICULTIES):
-        raise FormError(_("A difficulty is one of: any, easy, medium, hard, expert."))
+        raise FormError(_("A difficulty is one of: %(values)s.") % {"values": difficulties()})
     difficulty = fields.difficulty if fields.difficulty in deals.DIFFICULTIES else None
     number = deal_box.number(fields.deal)
     if difficulty is not None and number is None and (kind, variant or CELLS_GAME[1]) != CELLS_GAME:
         raise FormError(_("A difficulty is chosen for the game with four free cells."))
     choice = deals.Choice(kind, variant or None, number, difficulty, fields.winnable == "1")
     return NewGame(choice, back, None)
+
+
+def difficulties() -> str:
+    """The difficulties the form offers, named in the reader's language, as a list."""
+    return joined(
+        [
+            pgettext("difficulty", "any"),
+            pgettext("difficulty", "easy"),
+            pgettext("difficulty", "medium"),
+            pgettext("difficulty", "hard"),
+            pgettext("difficulty", "expert"),
+        ]
+    )

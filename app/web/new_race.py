@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from pydantic import BaseModel, Field
 
-from app.service import races
-from app.web.race_pages import deal_of
+from app.service import deals, races
+from app.web import deal_box
 
 FIELD_MAX: Final = 64
 
@@ -25,10 +26,27 @@ class RaceFields(BaseModel):
     limit: str = Field("", max_length=FIELD_MAX)
 
 
-def read(fields: RaceFields) -> races.RaceChoice:
-    """Raises :class:`~app.service.races.RaceRefused` for a time limit not offered, and
-    the deal box's refusal for a deal number the game does not deal."""
+@dataclass(frozen=True, slots=True)
+class NewRace:
+    """The form read: the race to make, or (``refused``) a deal number the game does not
+    deal, shown again in the form beside the reason."""
+
+    choice: races.RaceChoice | None
+    refused: deal_box.DealRefused | None = None
+
+
+def read(fields: RaceFields) -> NewRace:
+    """The deal box is read as the game's is (:mod:`app.web.deal_box`: the reader's own
+    digits, digit groups, a leading ``#``). Raises :class:`~app.service.races.RaceRefused`
+    for a time limit not offered, and :class:`~app.service.model.UnknownGameKind` for a
+    game or variant the site lacks."""
     kind, variant = fields.kind.strip(), fields.variant.strip() or None
-    deal = deal_of(kind, variant, fields.deal)
+    deals.checked(kind, variant)  # an unknown game before its deal
+    problem = deal_box.problem(kind, fields.deal, required=False)
+    if problem is not None:
+        typed = fields.deal[: deal_box.SHOWN_TEXT]
+        refused = deal_box.DealRefused(kind, variant or "", typed, problem, race=True)
+        return NewRace(None, refused)
+    deal = deal_box.number(fields.deal)
     limit = races.limit_of(fields.limit)
-    return races.RaceChoice(kind, variant, deal, fields.winnable == "1", limit)
+    return NewRace(races.RaceChoice(kind, variant, deal, fields.winnable == "1", limit))

@@ -72,8 +72,12 @@ def render_game(
     hint: Action | None = None,
     said: str | None = None,
     shown: Position | None = None,
+    moved: tuple[str, int] | None = None,
 ) -> Response:
     """The ``#game`` fragment for htmx, the whole game page otherwise.
+
+    ``moved``: where the cards the last move played lie (the board's element, and how
+    many of its last cards), marked until the next move (site.js sets ``data-last-move``).
 
     ``hint`` is a move to point at (its card and its place light up), never played.
     ``said`` is what the action did, in words: with ``message`` it is what the page's one
@@ -113,6 +117,7 @@ def render_game(
         fragment=fragment,
         shown=i18n.current() if plain else "",
         changed=changed,
+        moved=moved,
         settings=table.settings,
         par=table.par,
         par_said=par_said,
@@ -262,9 +267,14 @@ def steps_page(
         )
     ]
     fragment = is_htmx(request)
+    shown = steps.entry
+    moved = None
+    if shown is not None and shown.action is not None:
+        moved = game.game.moved_to(steps.positions[steps.step - steps.first], shown.action)
     return render(
         request,
         "_replay.html" if fragment else "replay.html",
+        moved=moved,
         settings=service.DEFAULT_SETTINGS if fragment else page_settings(request),
         watching=watching,
         **hidden,

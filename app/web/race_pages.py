@@ -22,7 +22,7 @@ from app import i18n
 from app.caches import Kept, text_size
 from app.i18n import gettext as _
 from app.i18n import isolate
-from app.service import deals, races
+from app.service import races
 from app.store import Database
 from app.web.htmx import is_htmx
 from app.web.pages import render
@@ -46,11 +46,6 @@ _boards = Kept[tuple[object, ...], str](
 )
 
 
-def deal_of(kind: str, variant: str | None, text: str) -> int | None:
-    """The deal number a form names (spaces, ``#`` and separators allowed), None when
-    empty; a number the game does not deal is refused (:func:`deals.deal_number`)."""
-    cleaned = "".join(c for c in text if c not in " ,_\u066c#")
-    return deals.deal_number(kind, variant, cleaned) if cleaned else None
 
 
 def board_label(racer: races.Racer) -> str:

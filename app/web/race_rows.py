@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from fastapi import Request
 
+from app import i18n
 from app.i18n import gettext as _
 from app.service import races
 from app.web.templating import clock, paths
@@ -34,10 +35,11 @@ def rows(request: Request, race: races.Race) -> list[Row]:
     show = paths(request)
     found = []
     for racer in race.racers:
+        # The table's column says what the racer did (a verb), unlike the charts' "won".
         if racer.standing == "won":
-            standing = _("won")
+            standing = i18n.pgettext("standing", "won")
         elif racer.standing == "gave_up":
-            standing = _("gave up")
+            standing = i18n.pgettext("standing", "gave up")
         elif racer.standing == "unfinished":
             standing = _("out of time") if race.deadline else _("unfinished")
         elif racer.standing == "playing":

@@ -54,6 +54,17 @@ def fields() -> tuple[Field, ...]:
             ),
         ),
         Field(
+            "theme",
+            _("Theme"),
+            (
+                Choice("system", _("As my device"), _("Light or dark, as your device is set.")),
+                Choice("light", _("Light")),
+                Choice(
+                    "dark", _("Dark"), _("A dark table, light text: easier on the eyes at night.")
+                ),
+            ),
+        ),
+        Field(
             "hand",
             _("Hand"),
             (

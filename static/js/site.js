@@ -310,6 +310,42 @@
     (detail.on || []).forEach((name) => html.classList.add(name));
   });
 
+  // -- the last move: the cards it played carry data-last-move until the next move --------
+  // The game (or the replay) names where they lie: data-moved, the id of the board's
+  // element holding them, and data-moved-count, how many of its last cards they are.
+  // After a move's answer (whole or only the cells that changed) the mark moves there;
+  // an answer that moved nothing (a refusal, a hint, an undo) clears it.
+  // A reload of the same version (no move since) marks them again: the tab remembers.
+  const MOVED_KEY = "solitaire:last-move";
+  function remembered(game) {
+    try {
+      const kept = JSON.parse(sessionStorage.getItem(MOVED_KEY) || "null");
+      if (kept && kept.path === location.pathname && kept.version === game.dataset.version) return kept;
+    } catch (error) { /* storage off: nothing remembered */ }
+    return null;
+  }
+  function markLastMove() {
+    $$("[data-last-move]").forEach((card) => card.removeAttribute("data-last-move"));
+    const game = $("#game");
+    const holder = $("#game[data-moved], #replay[data-moved]");
+    let where = holder && { place: holder.dataset.moved, count: holder.dataset.movedCount };
+    if (game && holder === game) {
+      try {
+        sessionStorage.setItem(MOVED_KEY, JSON.stringify({ path: location.pathname, version: game.dataset.version, ...where }));
+      } catch (error) { /* storage off: the mark lasts until a reload */ }
+    } else if (game && !holder) {
+      where = remembered(game);
+    }
+    if (!where) return;
+    const place = document.getElementById(where.place);
+    if (!place) return;
+    const count = Number(where.count) || 1;
+    const cards = place.matches("[data-cell]") ? [place] : $$("[data-cell], .fc-card", place).slice(-count);
+    cards.forEach((card) => card.setAttribute("data-last-move", ""));
+  }
+  markLastMove();
+  document.addEventListener("htmx:afterSettle", markLastMove);
+
   // -- motion: a card glides from where it was to where it went ---------------------------
   // Before a swap each card's place is noted by its face; right after it, a card found
   // elsewhere is drawn from its old place to its new one (a transform, so it already sits,

@@ -20,10 +20,14 @@ LOAD_MS = 60_000
 """A page load on a loaded machine (the first par search starts a solver process)."""
 SIZES = {"1280": {"width": 1280, "height": 900}, "375": {"width": 375, "height": 812}}
 ALMOST_WON = "Foundations: H-K C-K D-Q S-Q\n: KD\n: KS\n:\n:\n:\n:\n:\n:\n"
-PAR_WORDS = {"en": "Par: {par} moves.", "hi": "पार: {par} चालें।", "ar": "المعدّل: {par} نقلة."}
+PAR_WORDS = {
+    "en": "Par: {par} moves.",
+    "hi": "पार (न्यूनतम चालें): {par} चालें।",
+    "ar": "الرقم المرجعي: {par} نقلة.",
+}
 WON_WORDS = {
     "en": "You won in 1 move; the shortest line we know has {par}.",
-    "hi": "आप 1 चाल में जीते; हमारे जाने सबसे छोटे चाल-क्रम में चालों की संख्या {par} है।",
+    "hi": "आप 1 चाल में जीते; हमें ज्ञात सबसे छोटे चाल-क्रम में {par} चालें हैं।",
     "ar": "فزت بنقلة واحدة؛ وأقصر تسلسل نقلات نعرفه عدد نقلاته {par}.",
 }
 

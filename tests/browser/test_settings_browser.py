@@ -154,6 +154,7 @@ def test_the_game_pages_own_table_changes_the_look_in_place(page: Page) -> None:
     table.get_by_role("radio", name="Large").focus()
     page.keyboard.press("Space")
     expect(page.locator("html")).to_have_class(re.compile(r"\bcards-large\b"))
+    page.keyboard.press("Tab")  # Theme (as the device), then Hand
     page.keyboard.press("Tab")
     page.keyboard.press("ArrowRight")  # Hand: left-handed, by the arrow keys alone
     expect(page.locator("html")).to_have_class(re.compile(r"\bhand-left\b"))

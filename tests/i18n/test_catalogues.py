@@ -156,7 +156,8 @@ AVOIDED = [
     # (pattern, language column, why): words the glossary chose against
     ("शायب|شايب", 2, "the Jack is ولد: شايب is the King in common usage (GLOSSARY.md)"),
     ("डील संख्या", 1, "one term per concept: डील नंबर"),
-    ("माध्यिका", 1, "a textbook word: the median win is आम जीत-समय"),
+    ("आम जीत", 1, "the median win is माध्यिका (मीडियन): आम reads 'common' (issue 43)"),
+    ("وقت الفوز المعتاد", 2, "the median win is الوقت الوسيط للفوز (issue 43)"),
 ]
 
 

@@ -429,3 +429,34 @@ def test_montana_positions_name_their_variant_and_come_back_down(database_url: s
     finally:
         engine.dispose()
         upgrade(database_url)
+
+
+def test_the_labels_of_unnamed_players_are_cleared_and_the_theme_comes(database_url: str) -> None:
+    """0016 to 0018, on either database: a kept name that is a label the site gives an
+    unnamed player (any language, any number) is cleared; other names stay; every player
+    gets the system's theme. Down again, no theme column."""
+    command.downgrade(alembic_config(database_url), "0016")
+    engine = create_engine(database_url)
+    named = {"q1": "Ada 1", "q2": "anonymous 1", "q3": "\u0917\u0941\u092e\u0928\u093e\u092e 7"}
+    try:
+        with engine.begin() as connection:
+            for player_id, name in named.items():
+                connection.execute(
+                    text(
+                        "INSERT INTO players (id, created_at, name, name_key)"
+                        " VALUES (:id, '2026-12-04 10:00:00+00:00', :name, :key)"
+                    ),
+                    {"id": player_id, "name": name, "key": names.key(name)},
+                )
+        upgrade(database_url)
+        select = text("SELECT id, name, theme FROM players WHERE id LIKE 'q_' ORDER BY id")
+        with engine.connect() as connection:
+            rows = {row[0]: (row[1], row[2]) for row in connection.execute(select)}
+        assert rows == {"q1": ("Ada 1", "system"), "q2": (None, "system"), "q3": (None, "system")}
+        command.downgrade(alembic_config(database_url), "0016")
+        with engine.connect() as connection:
+            columns = {column["name"] for column in inspect(connection).get_columns("players")}
+        assert "theme" not in columns
+    finally:
+        engine.dispose()
+        upgrade(database_url)

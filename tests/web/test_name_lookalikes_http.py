@@ -122,3 +122,31 @@ def test_a_player_may_keep_their_own_name_in_another_form(client: TestClient, db
     assert named(browser, CYRILLIC_ADA)[0] == 303  # their own: the one name, written again
     assert names_stored(db) == [CYRILLIC_ADA]
     assert named(player(client), "Ada")[0] == 422
+
+
+LABELS = (
+    "anonymous 1", "Anonymous 12", "anonymous-3", "anonymous7", "ANONYMOUS l", "Player 1",
+    "player 2048", "Player٣", "गुमनाम 1", "गुमनाम १७", "खिलाड़ी ३", "مجهول 1",
+    "مجهول ١٧", "مجهول ۴", "اللاعب 2", "لاعب ٥", "anonym\u043eus 1",  # noqa: RUF001
+)  # fmt: skip
+"""The labels the site gives unnamed players, in its three languages, with numbers in
+several scripts (and a Cyrillic o, an l for a 1)."""
+
+
+@pytest.mark.parametrize("language", ["en", "hi", "ar"])
+def test_the_labels_of_unnamed_players_are_never_names(
+    client: TestClient, db: Database, language: str
+) -> None:
+    browser = player(client, language)
+    for label, headers in zip(LABELS, [{}, HX] * len(LABELS), strict=False):
+        status, page = named(browser, label, **headers)
+        assert status == 422, label
+        assert escape(SITE_WORD[language]) in page
+    assert names_stored(db) == []
+
+
+def test_names_with_numbers_that_are_no_label_are_kept(client: TestClient, db: Database) -> None:
+    kept = ["Agent 007", "Ana 1", "Anonymous Coward", "Player One", "लैला ७", "ليلى ٣"]
+    for name in kept:
+        assert named(player(client), name)[0] == 303, name
+    assert names_stored(db) == sorted(kept)

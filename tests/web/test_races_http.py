@@ -102,9 +102,6 @@ def test_a_random_race_deal_and_a_winnable_one(client: TestClient, db: Database)
 @pytest.mark.parametrize(
     ("form", "words"),
     [
-        ({"deal": "0"}, "is not a deal number"),
-        ({"deal": "99999999"}, "is not a deal number"),
-        ({"deal": "abc"}, "is not a deal number"),
         ({"limit": "7"}, "A race's time limit is 5, 10 or 15 minutes, or none."),
         ({"limit": "forever"}, "A race's time limit is 5, 10 or 15 minutes, or none."),
         ({"kind": "chess"}, "There is no game called"),

@@ -402,3 +402,10 @@ def test_restarting_a_game_that_is_not_there_makes_no_player(
     assert answer.status_code == 404
     assert "set-cookie" not in answer.headers
     assert players_stored(db) == before
+
+
+def test_a_daily_deal_not_played_today_says_so_in_words(client: TestClient) -> None:
+    page = client.get("/daily").text
+    assert "Not played yet today" in page and "Played 0 times today" not in page
+    hindi = client.get("/daily", headers={"Accept-Language": "hi"}).text
+    assert "आज अभी तक नहीं खेली गई" in hindi

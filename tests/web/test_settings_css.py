@@ -44,9 +44,9 @@ def declarations(sheet: str, selector: str) -> dict[str, str]:
 def background(sheet: str, selector: str) -> str:
     for selectors, body in re.findall(r"([^{}]+)\{([^{}]*)\}", sheet):
         if selector in (part.strip() for part in selectors.split(",")):
-            match = re.search(r"background:\s*(#[0-9a-fA-F]{6})", body)
+            match = re.search(r"background:\s*(#[0-9a-fA-F]{6}|var\(--[\w-]+\))", body)
             if match:
-                return match.group(1)
+                return resolve(match.group(1), ROOT_PROPERTIES)
     raise AssertionError(f"no background for {selector}")
 
 
@@ -81,7 +81,7 @@ def card_faces() -> dict[str, str]:
     """Every background a card's face takes in either game."""
     freecell, montana = css("freecell.css"), css("montana.css")
     return {
-        "card": resolve("var(--paper)", ROOT_PROPERTIES),
+        "card": resolve("var(--card-face)", ROOT_PROPERTIES),
         "FreeCell held": background(freecell, ".fc-card.selected"),
         "Montana in place": background(montana, "[data-cell].in-place"),
         "Montana idle": background(montana, "[data-cell]:not(.gap).idle"),
@@ -151,3 +151,21 @@ def test_the_sheets_hook_onto_the_agreed_classes() -> None:
     sheets = css("site.css") + css("freecell.css") + css("montana.css")
     for name in ("deck-4", "cards-large", "hand-left", "motion-reduced"):
         assert f"html.{name}" in sheets, name
+
+
+DARK: Final = declarations(outside_media(css("site.css")), ":root.theme-dark")
+
+
+def test_the_dark_table_keeps_light_card_faces_and_its_rings() -> None:
+    """The dark theme darkens the table and the panels, never a card's face: every suit
+    reads as on the light table, and the focus ring still stands out on the dark felt.
+    The system's dark choice (the media query) sets the same values as the class."""
+    dark = {**ROOT_PROPERTIES, **DARK}
+    assert not any(name.startswith(("--card", "--suit")) for name in DARK)
+    felt = resolve("var(--felt)", dark)
+    assert contrast(resolve("var(--focus)", dark), felt) >= 3
+    assert contrast(resolve("var(--ink)", dark), resolve("var(--paper)", dark)) >= 7
+    assert contrast(resolve("var(--muted)", dark), resolve("var(--paper)", dark)) >= 4.5
+    queries = MEDIA.findall(css("site.css"))
+    system = "".join(body for query, body in queries if "prefers-color-scheme: dark" in query)
+    assert declarations(system, ":root:not(.theme-light)") == DARK

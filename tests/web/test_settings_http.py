@@ -15,7 +15,13 @@ from app.web.routes.settings import local_path
 from tests.web.helpers import HX, start
 from tests.web.test_transfer import make_link
 
-EVERYTHING = {"deck": "four", "card_size": "large", "hand": "left", "auto_home": "all"}
+EVERYTHING = {
+    "deck": "four",
+    "card_size": "large",
+    "hand": "left",
+    "auto_home": "all",
+    "theme": "dark",
+}
 
 
 def html_classes(page: str) -> set[str]:
@@ -41,6 +47,7 @@ def test_a_new_visitor_sees_todays_look(client: TestClient) -> None:
         "hand": "right",
         "auto_home": "safe",
         "motion": "on",
+        "theme": "system",
     }
     for legend in ("Deck colours", "Card size", "Hand", "Cards going home by themselves"):
         assert f"<legend>{legend}</legend>" in page.text
@@ -61,7 +68,7 @@ def test_a_plain_form_saves_and_comes_back(client: TestClient) -> None:
     assert response.status_code == 303
     assert response.headers["location"] == f"/games/{game_id}?pick=A1"
     game_page = client.get(f"/games/{game_id}").text
-    assert html_classes(game_page) == {"deck-4", "cards-large", "hand-left"}
+    assert html_classes(game_page) == {"deck-4", "cards-large", "hand-left", "theme-dark"}
     # Each card names its suit, which a four-colour deck colours by.
     assert len(re.findall(r'class="[a-z-]+ (?:red|black) s-[SHDC][ "]', game_page)) == 48
     response = client.post("/settings", data={"motion": "reduced", "next": "/settings?saved=1"})
@@ -90,7 +97,7 @@ def test_htmx_saves_in_place_and_names_the_classes(client: TestClient) -> None:
     assert json.loads(response.headers["hx-trigger"]) == {
         "solitaire:settings": {
             "on": ["deck-4"],
-            "off": ["cards-large", "hand-left", "motion-reduced"],
+            "off": ["cards-large", "hand-left", "motion-reduced", "theme-dark", "theme-light"],
         }
     }
     assert "deck-4" in html_classes(client.get("/settings").text)
@@ -196,7 +203,8 @@ def test_the_choices_go_with_the_games_to_another_device(app: FastAPI, client: T
     with TestClient(app, follow_redirects=False) as device:
         assert html_classes(device.get("/").text) == set()
         assert device.post(link).status_code == 303
-        assert html_classes(device.get("/").text) == {"deck-4", "cards-large", "hand-left"}
+        chosen = {"deck-4", "cards-large", "hand-left", "theme-dark"}
+        assert html_classes(device.get("/").text) == chosen
         assert checked(device.get("/settings").text) == {**EVERYTHING, "motion": "on"}
 
 
@@ -210,7 +218,7 @@ def test_a_game_link_opened_on_a_new_device_shows_and_plays_its_owners_table(
     client.post("/settings", data={**EVERYTHING, "next": "/"})
     with TestClient(app, follow_redirects=False) as device:
         page = device.get(f"/games/{game_id}").text
-        assert html_classes(page) == {"deck-4", "cards-large", "hand-left"}
+        assert html_classes(page) == {"deck-4", "cards-large", "hand-left", "theme-dark"}
         assert "Auto home: every card" in page
         assert html_classes(device.get("/").text) == set()  # its own pages: its own
         # Deal #2: 8a and A♠ goes home; 1b, then A♥, 2♥ and (not a safe card) 3♥ go.

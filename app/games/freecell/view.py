@@ -518,6 +518,17 @@ def _describe(position: FreeCellPosition, selection: Selection | None) -> str:
     ) % {"num": isolate(selection.count), "card": isolate(card.symbol)}
 
 
+def moved_to(position: FreeCellPosition, move: Action) -> tuple[str, int] | None:
+    """The place (``p-3``, ``p-a``, a foundation ``p-H``) a move's cards go to, and how
+    many of its last cards they are."""
+    if not isinstance(move, FreeCellMove):
+        return None
+    card = position.card_at(move.source)
+    if move.target == HOME:
+        return (f"p-{card.suit}", 1) if card else None
+    return f"p-{move.target}", move.count
+
+
 def hinted_places(position: FreeCellPosition, move: Action) -> frozenset[str]:
     """The places a hinted move joins: its source and its target (a foundation by suit)."""
     if not isinstance(move, FreeCellMove):

@@ -24,6 +24,7 @@ KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
         standing=words.standing,
         progress=words.progress,
         hinted_places=view.hinted_places,
+        moved_to=view.moved_to,
         unsure_hint=words.unsure_hint,
         verdict=words.verdict,
         solution=words.solution,

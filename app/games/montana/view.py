@@ -268,11 +268,11 @@ def _gap(
         moves = position.moves_to(index)
         if index == picked:
             return MontanaCell(name, None, "picked")
-        if len(moves) == 1 or not playable:
-            move = moves[0]
-            action = move.notation if playable else None
-            return MontanaCell(name, None, "open", action, fits=move.card)
-        return MontanaCell(name, None, "choose", pick=name)
+        if len(moves) == 1:
+            action = moves[0].notation if playable else None
+            return MontanaCell(name, None, "open", action, fits=moves[0].card)
+        # Several 2s fit: it wants a 2, whoever looks (a board to look at links nowhere).
+        return MontanaCell(name, None, "choose", pick=name if playable else None)
     wanted = position.wanted(index)
     if wanted is None:
         after_king = position.cells[index - 1] is not None
@@ -335,6 +335,13 @@ def why(position: MontanaPosition, place: str) -> str | None:
         **named,
         "after": isolate(CELL_NAMES[spot + 1]),
     }
+
+
+def moved_to(position: MontanaPosition, move: Action) -> tuple[str, int] | None:
+    """The grid cell (``c-B7``) the card a move plays goes to; None for a redeal."""
+    if isinstance(move, MontanaMove):
+        return f"c-{CELL_NAMES[move.cell]}", 1
+    return None
 
 
 def hinted_places(position: MontanaPosition, move: Action) -> frozenset[str]:

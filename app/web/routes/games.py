@@ -345,7 +345,9 @@ def _game_action(
         said = said_after(acted, number, command)
         table = table_for(request, acted.game, settings=acted.settings)
         drawn = acted.before if form.shown and form.shown == i18n.current() else None
-        return render_game(request, table, said=said, message=fewer, shown=drawn)
+        action = acted.action
+        went = None if action is None else acted.game.game.moved_to(acted.before, action)
+        return render_game(request, table, said=said, message=fewer, shown=drawn, moved=went)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}-{source}-{target}")

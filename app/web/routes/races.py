@@ -21,6 +21,7 @@ from app.web.new_race import RaceFields
 from app.web.pages import steps_page
 from app.web.players import PlayerDep, remember_player, see_other
 from app.web.templating import paths
+from app.web.routes.home import home_page
 from app.web.throttle import limited
 
 router = APIRouter(prefix="/races")
@@ -35,11 +36,13 @@ def start_race(
     """A new race on the form's deal (else a random deal, one proved winnable with
     ``winnable``), with its time limit (:mod:`app.web.new_race`); its maker its first racer."""
     try:
-        choice = new_race.read(form)
+        new = new_race.read(form)
     except races.RaceRefused as error:
         status, message = pages.refusal(error)
         return render_error(request, status, i18n.gettext("Cannot do that"), message)
-    token, player_id = races.open_race(db=db, player_id=player, choice=choice)
+    if new.choice is None:  # the home page's race form again, the reason beside its box
+        return home_page(request, db, player, refused=new.refused)
+    token, player_id = races.open_race(db=db, player_id=player, choice=new.choice)
     return see_other(request, request.url_for("race_page", token=token), player_id, player)
 
 
