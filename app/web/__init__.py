@@ -21,7 +21,7 @@ from app.web.compression import GZip
 from app.web.event_stream import ServerSend
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import deals, games, home, names, players, races, rules, stats, watch
+from app.web.routes import deals, games, home, names, players, races, review, rules, stats, watch
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     # matched, so FastAPI's list of candidates is made with it.
     app.router.routes.insert(0, games.MOVE_ROUTE)
     app.include_router(games.router)
+    app.include_router(review.router)
     app.include_router(home.router)
     app.include_router(language_router)
     app.include_router(players.router)
