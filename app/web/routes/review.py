@@ -61,7 +61,7 @@ def game_review(
     """The review as far as it is known; with htmx, the ``#replay`` fragment, which asks
     again every second until every verdict is in."""
     game = service.load(db=db, game_id=game_id)
-    if not _allowed(game, counted):
+    if game.version and not _allowed(game, counted):
         return render(request, "review_ask.html", game=game, settings=page_settings(request))
     found = reviews.review(db=db, solvers=solvers, game_id=game_id)
     return _page(request, db, found, step, counted)
