@@ -206,7 +206,9 @@ def describe_hint(game: Game, action: Action | None, sure: bool) -> str:
     position = game.position
     after = position.play(action)
     if sure:
-        return game.game.describe("hint", action, position, after)
+        said = game.game.describe("hint", action, position, after)
+        why = game.game.presenter.explain(position, action, None)  # facts read off the board
+        return f"{said} {why}" if why else said
     return game.game.unsure_hint(game.game.describe("move", action, position, after))
 
 
@@ -263,7 +265,18 @@ def steps_page(
         steps_url=steps_url,
         solution_verdict=solution_verdict,
         solution_words=game.game.solution(solution_verdict) if solution_verdict else "",
+        why=_solution_why(game, steps) if solution_verdict == "solved" else "",
     )
+
+
+def _solution_why(game: Game, steps: service.Steps) -> str:
+    """Why the solver's move at the step shown is good: the facts of the move that made
+    it (a solution's line: the moves it still needs after it)."""
+    entry = steps.entry
+    if entry is None or entry.action is None:
+        return ""
+    before = steps.positions[steps.step - steps.first]
+    return game.game.presenter.explain(before, entry.action, steps.last - steps.step)
 
 
 def describe_action(game: Game, step: HistoryEntry, before: Position, after: Position) -> str:

@@ -148,3 +148,13 @@ def test_a_busy_pool_says_so_and_never_slows_a_move(
     assert 'data-review="busy"' in page.text and 'hx-trigger="load delay:3s"' in page.text
     other = start(client, kind="freecell")
     assert act(client, other, "1a", 0).status_code == 303
+
+
+def test_a_hint_and_a_solution_step_say_why_the_move_is_good(client: TestClient) -> None:
+    game_id = start(client, kind="freecell")
+    hint = client.post(f"/games/{game_id}/hint", headers=HX).text
+    assert "can move at once." in hint  # the facts after the hinted move, read off the board
+    client.get(f"/games/{game_id}/solution")
+    step = client.get(f"/games/{game_id}/solution?step=1", headers=HX).text
+    why = re.search(r'<span class="why">([^<]+)</span>', step)
+    assert why and "The solver&#39;s line then needs" in why.group(1)
