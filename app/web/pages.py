@@ -216,6 +216,14 @@ def verdict_words(game: Game, answer: Answer | None) -> str:
     """The answer to "can this still be won?" in words (None: the search goes on)."""
     if answer is None:
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
+    if service.from_proof(answer) and answer.verdict == "solved":
+        if game.game.round_starts:
+            return _("Yes: this round can be cleared without a redeal (proved for this deal).")
+        return _("Yes: this deal can be won (it was proved winnable).")
+    if service.from_proof(answer):
+        if game.game.round_starts:
+            return _("Not this round: this deal's first round was proved impossible to clear.")
+        return _("No: this deal cannot be won (it was proved impossible).")
     return game.game.verdict(game.position, answer.verdict, len(answer.moves), answer.positions)
 
 

@@ -158,3 +158,21 @@ def test_a_hint_and_a_solution_step_say_why_the_move_is_good(client: TestClient)
     step = client.get(f"/games/{game_id}/solution?step=1", headers=HX).text
     why = re.search(r'<span class="why">([^<]+)</span>', step)
     assert why and "The solver&#39;s line then needs" in why.group(1)
+
+
+@pytest.mark.parametrize(("kind", "deal", "said"), [
+    ("montana", "1", "Yes: this round can be cleared without a redeal (proved for this deal)."),
+    ("montana", "3", "Not this round: this deal&#39;s first round was proved impossible to clear."),
+    ("freecell", "1", "Yes: this deal can be won (it was proved winnable)."),
+    ("freecell", "11982", "No: this deal cannot be won (it was proved impossible)."),
+])  # fmt: skip
+def test_still_winnable_at_a_proved_deal_answers_from_the_proof_whatever_the_load(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, kind: str, deal: str, said: str
+) -> None:
+    def busy(*args: object) -> object:
+        raise SolverBusy
+
+    monkeypatch.setattr(client.app.state.solvers, "ask", busy)  # type: ignore[attr-defined]
+    game_id = start(client, kind=kind, deal=deal)
+    page = client.get(f"/games/{game_id}?check=1", headers=HX)
+    assert page.status_code == 200 and said in page.text
