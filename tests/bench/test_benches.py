@@ -79,3 +79,10 @@ def test_races_runs() -> None:
     assert "SQLite, 1 worker: 8 racers, 20 streams" in out
     for figure in ("move rate:", "move to every stream: p50", "server memory:"):
         assert figure in out
+
+
+def test_review_runs() -> None:
+    out = smoke("review.py")
+    assert "FreeCell: 2 lost games reviewed, turning point found for" in out
+    assert "Montana Expert (first rounds): 2 lost games reviewed" in out
+    assert "0 false statements" in out
