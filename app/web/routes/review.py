@@ -158,6 +158,7 @@ def _page(
         par=par,
         review_url=url,
         counted=counted,
+        asked=step,
         poll=BUSY_POLL_SECONDS if found.busy else POLL_SECONDS,
         board=game.game.board(stops[shown].position, playable=False),
         position=stops[shown].position,
