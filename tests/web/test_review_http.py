@@ -176,3 +176,24 @@ def test_still_winnable_at_a_proved_deal_answers_from_the_proof_whatever_the_loa
     game_id = start(client, kind=kind, deal=deal)
     page = client.get(f"/games/{game_id}?check=1", headers=HX)
     assert page.status_code == 200 and said in page.text
+
+
+def test_a_finished_games_review_through_its_watch_link_never_names_the_game(
+    client: TestClient,
+) -> None:
+    game_id = played(client, "freecell", 1, ["1a"])
+    client.post(f"/games/{game_id}/share")
+    share = client.get(f"/games/{game_id}/share").text
+    token = re.search(r"/watch/([\w-]+)", share)
+    assert token
+    watch = f"/watch/{token.group(1)}"
+    assert client.get(f"{watch}/review").status_code == 303  # in play: its watch page
+    act(client, game_id, "resign", 1)
+    assert f'href="{watch}/review"' in client.get(watch).text
+    review_page = client.get(f"{watch}/review")
+    assert review_page.status_code == 200 and game_id not in review_page.text
+    deadline = time.monotonic() + 120
+    while 'data-review="done"' not in review_page.text and time.monotonic() < deadline:
+        review_page = client.get(f"{watch}/review", headers=HX)
+    assert 'data-review="done"' in review_page.text and game_id not in review_page.text
+    assert client.get("/watch/nosuchtoken/review").status_code == 404

@@ -12,7 +12,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app import service
 from app.i18n import gettext as _
-from app.service import pars
+from app.service import pars, shares
 from app.service import review as reviews
 from app.service.commands import CountHint
 from app.store import Database
@@ -23,7 +23,7 @@ from app.web.pages import render
 from app.web.players import PlayerDep, page_settings, see_other
 from app.web.throttle import limited
 
-router = APIRouter(prefix="/games")
+router = APIRouter()
 
 POLL_SECONDS: Final = 1
 BUSY_POLL_SECONDS: Final = 3
@@ -49,7 +49,9 @@ def _allowed(game: service.Game, counted: str) -> bool:
     return game.hints_used > 0 and counted.strip() == str(game.version)
 
 
-@router.get("/{game_id}/review", name="game_review", dependencies=[Depends(limited("replay"))])
+@router.get(
+    "/games/{game_id}/review", name="game_review", dependencies=[Depends(limited("replay"))]
+)
 def game_review(
     request: Request,
     db: DatabaseDep,
@@ -67,7 +69,9 @@ def game_review(
     return _page(request, db, found, step, counted)
 
 
-@router.post("/{game_id}/review", name="review_in_play", dependencies=[Depends(limited("search"))])
+@router.post(
+    "/games/{game_id}/review", name="review_in_play", dependencies=[Depends(limited("search"))]
+)
 def review_in_play(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """The player chose to review a game in play: it counts as a hint (assisted)."""
     game = service.apply(db=db, game_id=game_id, action=CountHint(), version=None).game
@@ -76,7 +80,7 @@ def review_in_play(request: Request, db: DatabaseDep, game_id: str) -> Response:
 
 
 @router.post(
-    "/{game_id}/review/practice",
+    "/games/{game_id}/review/practice",
     name="review_practice",
     dependencies=[Depends(limited("new_game"))],
 )
@@ -98,8 +102,36 @@ def review_practice(
     return see_other(request, request.url_for("game_page", game_id=game.id), player_id, player)
 
 
+@router.get("/watch/{token}/review", name="watch_review", dependencies=[Depends(limited("replay"))])
+def watch_review(
+    request: Request,
+    db: DatabaseDep,
+    solvers: SolversDep,
+    token: str,
+    step: Annotated[int | None, Query(ge=0, le=MAX_PAGE)] = None,
+) -> Response:
+    """A finished game's review through its watch link (a race's result links there): every
+    link stays on the watch link, none names the game's address. A game still in play is
+    not reviewed here (it would tell a watcher what a hint would): its watch page."""
+    game = shares.watched(db=db, token=token)
+    if not game.is_over:
+        return RedirectResponse(request.url_for("watch", token=token).path, status_code=303)
+    found = reviews.review(db=db, solvers=solvers, game_id=game.id)
+    url = request.url_for("watch_review", token=token).path
+    watch_url = request.url_for("watch", token=token).path
+    response = _page(request, db, found, step, "", url, watch_url)
+    response.headers.update({"Cache-Control": "no-store", "X-Robots-Tag": "noindex"})
+    return response
+
+
 def _page(
-    request: Request, db: Database, found: reviews.Review, step: int | None, counted: str
+    request: Request,
+    db: Database,
+    found: reviews.Review,
+    step: int | None,
+    counted: str,
+    review_url: str | None = None,
+    watch_url: str | None = None,
 ) -> Response:
     game = found.game
     stops = found.stops
@@ -142,7 +174,8 @@ def _page(
         else None
     )
     fragment = is_htmx(request)
-    url = request.url_for("game_review", game_id=game.id).path
+    url = review_url or request.url_for("game_review", game_id=game.id).path
+    hidden = {"action_url": url, "game_url": url} if watch_url else {}
     return render(
         request,
         "_review.html" if fragment else "review.html",
@@ -157,6 +190,8 @@ def _page(
         total=len(stops),
         par=par,
         review_url=url,
+        watch_url=watch_url,
+        **hidden,
         counted=counted,
         asked=step,
         poll=BUSY_POLL_SECONDS if found.busy else POLL_SECONDS,
