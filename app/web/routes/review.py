@@ -5,7 +5,7 @@ position's verdict and the move that lost the game (:mod:`app.service.review`); 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Final
+from typing import Annotated, Any, Final
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
@@ -175,7 +175,7 @@ def _page(
     )
     fragment = is_htmx(request)
     url = review_url or request.url_for("game_review", game_id=game.id).path
-    hidden = {"action_url": url, "game_url": url} if watch_url else {}
+    hidden: dict[str, Any] = {"action_url": url, "game_url": url} if watch_url else {}
     return render(
         request,
         "_review.html" if fragment else "review.html",
