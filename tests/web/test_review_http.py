@@ -197,3 +197,25 @@ def test_a_finished_games_review_through_its_watch_link_never_names_the_game(
         review_page = client.get(f"{watch}/review", headers=HX)
     assert 'data-review="done"' in review_page.text and game_id not in review_page.text
     assert client.get("/watch/nosuchtoken/review").status_code == 404
+
+
+def test_a_won_games_review(client: TestClient) -> None:
+    from app.service.solvers import Job
+
+    game_id = start(client, kind="freecell", deal="1")
+    solvers = client.app.state.solvers  # type: ignore[attr-defined]
+    text = client.get(f"/games/{game_id}/position").text
+    line = solvers.ask(Job("answer", "freecell", text), 60)
+    for move in line.moves:
+        version = client.get(f"/games/{game_id}/history").text.count("\n")
+        act(client, game_id, move, version)  # a card the game sent home already: refused
+    assert 'data-status="won"' in client.get(f"/games/{game_id}", headers=HX).text
+    page = client.get(f"/games/{game_id}").text
+    assert f'href="/games/{game_id}/review"' in page  # from the end panel
+    review_page = client.get(f"/games/{game_id}/review").text  # a won board: no search
+    assert 'data-review="done"' in review_page
+    assert "Won: every position of your game could be won." in review_page
+    assert "0 hints or solutions used." in review_page
+    assert "data-turning-point" not in review_page
+    assert set(re.findall(r'data-verdict="(\w+)"', review_page)) == {"winnable"}
+    assert f'/games/{game_id}/review"' in client.get("/games").text  # My games
