@@ -110,5 +110,5 @@ def test_the_review_in_arabic_on_a_phone(
     page.screenshot(path=artifacts / "review-ar-375.png", full_page=True)
     hindi = new_context(viewport={"width": 1280, "height": 900}, locale="hi").new_page()
     hindi.goto(f"/games/{game_id}/review")
-    expect(hindi.locator("[data-turning-point]")).to_contain_text("दौर 1 हारा")
+    expect(hindi.locator("[data-turning-point]")).to_contain_text("से दौर 1 हारा")
     hindi.screenshot(path=artifacts / "review-hi-1280.png")
