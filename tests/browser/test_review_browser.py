@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import BrowserContext, Page, expect
 
 from app.games.montana import rules as montana
@@ -82,6 +83,9 @@ def test_the_review_fills_in_and_the_keys_step_through_it(
     expect(verdicts.first).to_have_attribute("data-verdict", "winnable")
     expect(verdicts.last).to_have_attribute("data-verdict", "lost")
     page.screenshot(path=artifacts / "review-1280.png", full_page=True)
+    violations = Axe().run(page).response["violations"]
+    blocking = [v["id"] for v in violations if v["impact"] in ("serious", "critical")]
+    assert not blocking, blocking
 
 
 def test_the_review_without_javascript_is_plain_links(
