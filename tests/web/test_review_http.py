@@ -85,6 +85,7 @@ def test_a_game_in_play_is_reviewed_once_the_player_chooses_to_and_counts_as_ass
     assert "<dt>Hints</dt><dd>1</dd>" in client.get(f"/games/{game_id}").text
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
 def test_a_lost_montana_round_names_the_move_that_lost_it_and_a_better_one(
     client: TestClient,
 ) -> None:
@@ -123,6 +124,7 @@ def test_a_lost_montana_round_names_the_move_that_lost_it_and_a_better_one(
     assert refused.status_code == 404
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
 def test_a_deal_proved_impossible_names_no_turning_point(client: TestClient) -> None:
     game_id = played(client, "freecell", 11982, ["1a"])
     act(client, game_id, "resign", 1)
@@ -150,6 +152,7 @@ def test_a_busy_pool_says_so_and_never_slows_a_move(
     assert act(client, other, "1a", 0).status_code == 303
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
 def test_a_hint_and_a_solution_step_say_why_the_move_is_good(client: TestClient) -> None:
     game_id = start(client, kind="freecell")
     hint = client.post(f"/games/{game_id}/hint", headers=HX).text
@@ -199,6 +202,7 @@ def test_a_finished_games_review_through_its_watch_link_never_names_the_game(
     assert client.get("/watch/nosuchtoken/review").status_code == 404
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
 def test_a_won_games_review(client: TestClient) -> None:
     from app.service.solvers import Job
 
