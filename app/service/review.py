@@ -2,7 +2,7 @@
 and the move that lost the game (its turning point), found by a binary search.
 
 Once a position cannot be won, no later one can (every later one is reached from it), so
-within a stretch of play that no chance breaks (a whole FreeCell game; a Montana round,
+within a stretch of play that no chance breaks (a whole game; a round of a game played in rounds,
 from one redeal to the next) the first lost position is found with a few verdicts, not one
 a move. Every verdict comes from the solver pool (:mod:`app.service.solvers`), never from
 this process; verdicts already known are used first: a won board, the deal's shipped proof
