@@ -59,6 +59,10 @@ def _nothing_held(source: str, held: int) -> str | None:
     return None
 
 
+def _no_reasons(position: Position, action: Action, line: int | None) -> str:
+    return ""
+
+
 @dataclass(frozen=True, slots=True)
 class Presenter(Generic[P, B]):
     """A game in the reader's language and on screen: its words and its board."""
@@ -108,6 +112,10 @@ class Presenter(Generic[P, B]):
     they are), to mark the last move; None for an action that moves no card."""
     """A racer's progress in a few words, for a race's table (cards home; cards in place
     and redeals left). None: the game's :attr:`standing`."""
+    explain: Callable[[P, Action, int | None], str] = _no_reasons
+    """``explain(before, move, line)``: why a move is good, facts read from the positions
+    (cards sent home, a gap opened ...), whole sentences; ``line``: the moves the solver's
+    line still needs after it (None: not known). Empty: nothing to say."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +162,10 @@ class GameKind(Generic[P, B]):
     proofs_cover_the_game: bool = True
     """Whether a deal proved impossible (``app/proofs/``) cannot be won from any position
     it leads to; a game played in rounds proves its first round only."""
+    round_starts: frozenset[str] = frozenset()
+    """Notations of the actions that start a new round (a redeal): a position's verdict
+    is then about its round (cleared without another redeal), and a review looks for the
+    move that lost each round."""
     shortest_line: Callable[[P, int], Answer] | None = None
     """A winning line from a deal's start as short as the game's search makes it within
     a budget in milliseconds (a deal's par: :mod:`app.service.pars`), in a solver process."""

@@ -26,6 +26,7 @@ from app.service.commands import (
 from app.service.help import (
     Solution,
     ask_hint,
+    from_proof,
     known_answer,
     solution,
     solution_known,
@@ -111,6 +112,7 @@ __all__ = [
     "ask_hint",
     "commands",
     "ensure_player",
+    "from_proof",
     "game_and_settings",
     "history",
     "history_export",

@@ -86,8 +86,27 @@ def winnable(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     game = load(db=db, game_id=game_id)
     if game.verdict_position != game.text:
         game = apply(db=db, game_id=game.id, action=AskVerdict(), version=None).game
-    result = solvers.ask(_job("answer", game), CHECK_WAIT)
+    job = _job("answer", game)
+    proved = proved_answer(game) if solvers.known(job) is None else None
+    if proved is not None:  # the deal's kept proof answers at once, whatever the load
+        return game, proved
+    result = solvers.ask(job, CHECK_WAIT)
     return game, result if isinstance(result, Answer) else None
+
+
+def proved_answer(game: Game) -> Answer | None:
+    """The answer the deal's shipped proof gives at its first position (a line of no move,
+    no position searched: said as proved, :func:`from_proof`); None elsewhere or when the
+    deal is not classified."""
+    if game.text and game.text != game.rules.new_game(game.deal, game.variant).to_text():
+        return None
+    verdict = proofs.proofs(game.kind, game.variant).verdict(game.deal)
+    return Answer(verdict, (), 0, 0.0) if verdict in ("solved", "unsolvable") else None
+
+
+def from_proof(answer: Answer) -> bool:
+    """Whether ``answer`` is a shipped proof's (:func:`proved_answer`), not a search's."""
+    return answer.verdict != "unknown" and not answer.moves and not answer.positions
 
 
 def known_answer(solvers: SolverPool, game: Game) -> Answer | None:
@@ -97,7 +116,7 @@ def known_answer(solvers: SolverPool, game: Game) -> Answer | None:
     if game.verdict_position is None or game.verdict_position != game.text:
         return None
     result = solvers.known(_job("answer", game))
-    return result if isinstance(result, Answer) else None
+    return result if isinstance(result, Answer) else proved_answer(game)
 
 
 def solution_known(*, db: Database, solvers: SolverPool, game_id: str) -> bool:

@@ -29,7 +29,19 @@ from app.web.access_log import AccessLog
 from app.web.compression import FRAGMENT_LEVEL, MINIMUM_SIZE, GZip
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import deals, games, health, home, names, players, races, rules, stats, watch
+from app.web.routes import (
+    deals,
+    games,
+    health,
+    home,
+    names,
+    players,
+    races,
+    review,
+    rules,
+    stats,
+    watch,
+)
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -80,6 +92,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     else:
         app.router.routes.insert(0, games.MOVE_ROUTE)
     app.include_router(games.router)
+    app.include_router(review.router)
     app.include_router(home.router)
     app.include_router(language_router)
     app.include_router(players.router)

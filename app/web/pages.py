@@ -220,7 +220,9 @@ def describe_hint(game: Game, action: Action | None, sure: bool) -> str:
     position = game.position
     after = position.play(action)
     if sure:
-        return game.game.describe("hint", action, position, after)
+        said = game.game.describe("hint", action, position, after)
+        why = game.game.presenter.explain(position, action, None)  # facts read off the board
+        return f"{said} {why}" if why else said
     return game.game.unsure_hint(game.game.describe("move", action, position, after))
 
 
@@ -228,6 +230,14 @@ def verdict_words(game: Game, answer: Answer | None) -> str:
     """The answer to "can this still be won?" in words (None: the search goes on)."""
     if answer is None:
         return _("Still thinking: the solver is working on it. Ask again in a moment.")
+    if service.from_proof(answer) and answer.verdict == "solved":
+        if game.game.round_starts:
+            return _("Yes: this round can be cleared without a redeal (proved for this deal).")
+        return _("Yes: this deal can be won (it was proved winnable).")
+    if service.from_proof(answer):
+        if game.game.round_starts:
+            return _("Not this round: this deal's first round was proved impossible to clear.")
+        return _("No: this deal cannot be won (it was proved impossible).")
     if answer.verdict == "unsolvable" and at_the_deal(game) and game.game.proofs_cover_the_game:
         # Nothing played yet: it is the deal that cannot be won, not the game gone wrong.
         return _("No: this deal cannot be won. No line of play wins from it.")
@@ -291,7 +301,18 @@ def steps_page(
         steps_url=steps_url,
         solution_verdict=solution_verdict,
         solution_words=game.game.solution(solution_verdict) if solution_verdict else "",
+        why=_solution_why(game, steps) if solution_verdict == "solved" else "",
     )
+
+
+def _solution_why(game: Game, steps: service.Steps) -> str:
+    """Why the solver's move at the step shown is good: the facts of the move that made
+    it (a solution's line: the moves it still needs after it)."""
+    entry = steps.entry
+    if entry is None or entry.action is None:
+        return ""
+    before = steps.positions[steps.step - steps.first]
+    return game.game.presenter.explain(before, entry.action, steps.last - steps.step)
 
 
 def describe_action(game: Game, step: HistoryEntry, before: Position, after: Position) -> str:

@@ -190,7 +190,7 @@
     return t instanceof HTMLElement && (t.isContentEditable || ["INPUT", "TEXTAREA", "SELECT"].includes(t.tagName));
   }
 
-  const REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+  const REPLAY_KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last", t: "turning", T: "turning" };
 
   document.addEventListener("keydown", (event) => {
     if (typing(event) || event.altKey) return;

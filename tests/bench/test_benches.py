@@ -99,3 +99,10 @@ def test_cluster_runs_behind_the_proxy() -> None:
     for fan_out in ("Redis pub/sub", "PostgreSQL LISTEN/NOTIFY"):
         assert f"over 3 servers (through the proxy), {fan_out}" in out
     assert "a stream" in out
+
+
+def test_review_runs() -> None:
+    out = smoke("review.py")
+    assert "FreeCell: 2 lost games reviewed, turning point found for" in out
+    assert "Montana Expert (first rounds): 2 lost games reviewed" in out
+    assert "0 false statements" in out

@@ -228,8 +228,8 @@ def test_my_games_lists_the_finished_and_unfinished_games(player: Page, played: 
 
     assert listed(page) == [
         ["Montana #2 Easy", "in play", "Continue · Replay"],
-        ["FreeCell #1 Standard", "given up", "Replay"],  # newest finished first
-        ["Montana #1 Expert", "given up", "Replay"],
+        ["FreeCell #1 Standard", "given up", "Replay · Review"],  # newest finished first
+        ["Montana #1 Expert", "given up", "Replay · Review"],
     ]
     first, fc_row, montana_row = (rows(page).nth(i) for i in range(3))
     expect(first).to_have_class("status-playing")
@@ -262,7 +262,7 @@ def test_my_games_lists_the_finished_and_unfinished_games(player: Page, played: 
     form.get_by_label("Game").select_option(label="FreeCell")
     form.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"/games\?game=freecell&status=$"))
-    assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay"]]
+    assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay · Review"]]
     expect(form.get_by_label("Game")).to_have_value("freecell")
 
     form.get_by_label("Game").select_option(label="Montana")
@@ -476,7 +476,7 @@ def test_replay_and_filters_work_without_javascript(no_js: Page, played: Played)
     form.get_by_label("Game").select_option("freecell")
     form.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"/games\?game=freecell&status=$"))
-    assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay"]]
+    assert listed(page) == [["FreeCell #1 Standard", "given up", "Replay · Review"]]
     page.get_by_role("link", name="Replay").click()
     expect(page.locator(".replay-now")).to_have_text(THE_DEAL)  # a replay opens at the deal
 

@@ -91,8 +91,8 @@ def test_still_winnable_answers_in_words(client: TestClient) -> None:
     freecell_game = start(client, kind="freecell", deal="11982")
     assert "No: this deal cannot be won" in verdict(client, freecell_game, **HX)
     montana_game = start(client)
-    page = verdict(client, montana_game)
-    assert "Yes: this round can be cleared without another redeal" in page
+    page = verdict(client, montana_game)  # the deal's first position: its proof answers
+    assert "Yes: this round can be cleared without a redeal (proved for this deal)." in page
 
 
 def test_still_winnable_answers_at_once_and_later_with_the_verdict(
@@ -102,6 +102,7 @@ def test_still_winnable_answers_at_once_and_later_with_the_verdict(
     # switched off for the solver process this test starts).
     monkeypatch.setenv("SOLITAIRE_FCSOLVE", "off")
     game_id = start(client, kind="freecell", deal="11982")
+    act(client, game_id, "1a", 0)  # the deal's first position is answered by its proof
     first = client.get(f"/games/{game_id}?check=1", headers=HX)
     assert first.status_code == 200
     assert "Still thinking" in first.text  # (had it waited for the proof, it would say "No")

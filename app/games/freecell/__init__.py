@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.games.freecell import hints, rules, solver, view, words
+from app.games.freecell import explain, hints, rules, solver, view, words
 from app.rules.kind import GameKind, Presenter, Sweep
 
 DEMO_NODES: Final = 5_000
@@ -35,6 +35,7 @@ KIND: Final[GameKind[rules.FreeCellPosition, view.FreeCellBoard]] = GameKind(
         cell_template="freecell/_place.html",
         fewer_moved=words.fewer_moved,
         held=view.held,
+        explain=explain.explain,
     ),
     quick_line=_quick_line,
     uses_auto_moves=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from app.games.montana import hints, rules, view, words
+from app.games.montana import explain, hints, rules, view, words
 from app.rules.kind import GameKind, Presenter
 from app.rules.protocol import Action
 
@@ -33,9 +33,11 @@ KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
         cell_template="montana/_cell.html",
         why=view.why,
         words_only=frozenset({rules.REDEAL.notation}),
+        explain=explain.explain,
     ),
     max_score=rules.IN_PLACE_MAX,
     other_actions=_redeal,
     keeps_unsure_hints=False,
     proofs_cover_the_game=False,
+    round_starts=frozenset({rules.REDEAL.notation}),
 )

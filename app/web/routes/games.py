@@ -432,8 +432,16 @@ def _solution_asked(request: Request, db: Database, game_id: str) -> Response:
 
 
 @router.get("/{game_id}/position", name="game_position")
-def game_position(db: DatabaseDep, game_id: str) -> Response:
-    return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
+def game_position(
+    db: DatabaseDep, game_id: str, step: Annotated[int | None, Query(ge=0, le=MAX_PAGE)] = None
+) -> Response:
+    """The game's position as board text; ``step``: the position after replay step N (as
+    the replay numbers its steps, 0: the deal), so any moment of a game can be pasted into
+    another solver. A step past the last is the last."""
+    if step is None:
+        return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
+    steps = service.replay_window(db=db, game_id=game_id, step=step, size=1)
+    return PlainTextResponse(steps.position.to_text())
 
 
 @router.get("/{game_id}/history", name="game_history", dependencies=[Depends(limited("replay"))])
