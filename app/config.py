@@ -64,6 +64,9 @@ class Settings(BaseSettings):
     max_connections_per_address: int = 64
     """Connections one address may hold at once (0: no cap); the proxies named in
     ``FORWARDED_ALLOW_IPS`` are not capped."""
+    ratings_daily: bool = True
+    """Rate each day (UTC) once it is over, in a task of each server: at start-up, then
+    daily (off: only ``solitaire ratings`` rates; several servers never rate a day twice)."""
     solver_workers: int = 1
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4

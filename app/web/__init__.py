@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,7 +15,7 @@ from itsdangerous import URLSafeSerializer
 from starlette.types import ASGIApp
 
 from app.config import ROOT, Settings, get_settings, secret_key, site_address
-from app.service import race_feed, solvers
+from app.service import race_feed, ratings, solvers
 from app.store import Database
 from app.web import errors
 from app.web.access_log import AccessLog
@@ -42,8 +44,15 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     pool = solvers.sized(settings)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        rating = (
+            asyncio.create_task(ratings.daily(app.state.db)) if settings.ratings_daily else None
+        )
         yield
+        if rating is not None:
+            rating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await rating
         pool.close()  # the solver processes end with the site
 
     # No OpenTelemetry: the site exports no traces, metrics or logs through it, and FastAPI
