@@ -276,19 +276,14 @@ def _now_of(
     return idle(kept, (last - found.period).days), found.games
 
 
-def rated(kind: str, variant: str) -> bool:
-    """Whether ratings may exist for ``kind``'s ``variant`` (any variant may, once it has
-    enough games; the default always)."""
-    return kind in KINDS and variant in game_kind(kind).rules.variants
-
-
-def deal_rating(*, db: Database, kind: str, variant: str, deal: int) -> Shown:
-    """A deal's rating now (its seed before its first rated game)."""
+def deal_rating(*, db: Database, kind: str, variant: str, deal: int) -> Shown | None:
+    """A deal's rating now: its seed before its first rated game in its game's default
+    variant; None in another variant before its first rated game."""
     with db.read() as session:
         found = _now_of(session, "deal", kind, variant, str(deal))
-    if found is None:
-        return _shown(seed(kind, variant, deal), 0, seeded=True)
-    return _shown(*found)
+    if found is not None:
+        return _shown(*found)
+    return _shown(seed(kind, variant, deal), 0, seeded=True) if is_default(kind, variant) else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,9 @@ def upgrade() -> None:
         sa.Column("games", sa.Integer(), nullable=False),
         sa.Column("period", sa.Date(), nullable=False),
         sa.CheckConstraint("subject IN ('player', 'deal')", name=op.f("ck_ratings_subject")),
-        sa.PrimaryKeyConstraint("subject", "kind", "variant", "subject_id", name=op.f("pk_ratings")),
+        sa.PrimaryKeyConstraint(
+            "subject", "kind", "variant", "subject_id", name=op.f("pk_ratings")
+        ),
     )  # fmt: skip
     op.create_table(
         "rating_history",
