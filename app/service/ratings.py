@@ -3,8 +3,8 @@
 A finished, unassisted game is a match between its player and its deal: a win beats the
 deal, a loss or a give-up loses to it. Games with a hint or a solution seen, and the games
 of races, never move a rating (:func:`app.store.ratings.excluded_game_ids` is the one
-place that says which games are left out). The default variant of every game is rated
-(FreeCell's standard deals, Montana Expert); any other variant once it has
+place that says which games are left out). Every game's default variant is rated (the
+registry's: standard deals, the Expert grid); any other variant once it has
 :data:`ENOUGH_GAMES` unassisted games finished (its games from that day on are rated).
 
 A day is rated once it is over, by the site itself (:func:`compute`: ``solitaire ratings``,
@@ -43,8 +43,8 @@ PROVISIONAL: Final = 110.0
 """A deviation above this is shown as "provisional" (a newcomer starts at 350; about 15
 games at an even chance bring it below)."""
 SEED_BY_CELLS: Final[dict[int, float]] = {0: 1250, 1: 1350, 2: 1500, 3: 1650, 4: 1800, 5: 2400}
-"""A standard FreeCell deal's first rating from the fewest free cells it needs (5: cannot be
-won even with four, so no one beats it)."""
+"""A first rating of a deal of ``CELLS_GAME`` from the fewest free cells it needs (5: cannot
+be won even with four, so no one beats it)."""
 SEED_DEVIATION: Final = 200.0
 """How sure a seed is: a proof says much of a deal, less than a few hundred games."""
 SEED_BY_VERDICT: Final[dict[str, float]] = {"solved": 1400, "unsolvable": 2400}

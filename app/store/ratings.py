@@ -147,7 +147,7 @@ def keep_standings(
         )
     if rows:
         session.execute(
-            insert(RatingRecord),
+            insert(RatingRecord.__table__),
             [
                 {"subject": subject, "kind": kind, "variant": variant, **row._asdict()}
                 for row in rows
@@ -161,7 +161,7 @@ def keep_history(
     """Players' ratings after ``period``, for their charts."""
     if rows:
         session.execute(
-            insert(RatingHistoryRecord),
+            insert(RatingHistoryRecord.__table__),
             [
                 {
                     "player_id": row.subject_id,
@@ -179,7 +179,8 @@ def keep_history(
 def keep_rated(session: Session, period: date, game_ids: Sequence[str]) -> None:
     if game_ids:
         session.execute(
-            insert(RatedGameRecord), [{"game_id": id_, "period": period} for id_ in game_ids]
+            insert(RatedGameRecord.__table__),
+            [{"game_id": id_, "period": period} for id_ in game_ids],
         )
 
 

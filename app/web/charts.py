@@ -131,9 +131,9 @@ def mirrored(chart: Chart) -> Chart:
         line=line,
         band=flipped(chart.band),
         left=RIGHT,
-        right_edge=WIDTH - LEFT,
-        value_axis=WIDTH - LEFT,
-        value_tick_x=WIDTH - LEFT + 6,
+        right_edge=WIDTH - chart.left,
+        value_axis=WIDTH - chart.left,
+        value_tick_x=WIDTH - chart.left + 6,
         value_label_x=WIDTH - 8,
     )
 
@@ -291,6 +291,11 @@ def daily_chart(charts: Charts) -> Chart:
     )
 
 
+RATING_LEFT: Final = 84
+"""The rating chart's value axis stands further in: its labels have four digits and a
+group separator ("2,000"), drawn large on a phone."""
+
+
 def rating_chart(rating: PlayerRating) -> Chart:
     """The player's rating after each period they played, the band its deviation (±)."""
     history = rating.history
@@ -303,15 +308,18 @@ def rating_chart(rating: PlayerRating) -> Chart:
     def y(value: float) -> float:
         return _y(min(max(value - bottom, 0.0), span), span)
 
+    width = WIDTH - RATING_LEFT - RIGHT
+
     def x(index: int) -> float:
-        return LEFT + (PLOT_W * index / (n - 1) if n > 1 else PLOT_W / 2)
+        return RATING_LEFT + (width * index / (n - 1) if n > 1 else width / 2)
 
     points = [(x(i), y(value)) for i, (_day_, value, _dev) in enumerate(history)]
     upper = [f"{x(i):.1f},{y(value + dev):.1f}" for i, (_d, value, dev) in enumerate(history)]
     lower = [f"{x(i):.1f},{y(value - dev):.1f}" for i, (_d, value, dev) in enumerate(history)]
     step = max(100, 100 * round(span / 400))
     y_ticks = [Tick(y(v), i18n.number(v)) for v in range(bottom, top + 1, step)]
-    shown = sorted({0, n // 2, n - 1}) if n else []
+    # Three days, none at an end of the axis (a label there would spill out of the box).
+    shown = sorted({n // 6, n // 2, n - 1 - n // 6}) if n else []
     x_ticks = [
         Tick(x(i), _day(history[i][0].isoformat()), history[i][0].isoformat()) for i in shown
     ]
@@ -333,6 +341,9 @@ def rating_chart(rating: PlayerRating) -> Chart:
             % values,
             x_label=_("day"),
             y_label=_("rating"),
+            left=RATING_LEFT,
+            value_axis=RATING_LEFT,
+            value_tick_x=RATING_LEFT - 6,
             x_ticks=x_ticks,
             y_ticks=y_ticks,
             line=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
