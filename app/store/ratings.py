@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
-from typing import NamedTuple, TypeVar
+from typing import NamedTuple, TypeVar, cast
 
-from sqlalchemy import CompoundSelect, delete, func, insert, select, union
+from sqlalchemy import CompoundSelect, Table, delete, func, insert, select, union
 from sqlalchemy.orm import Session
 
 from app.store.models import GameRecord
@@ -18,6 +18,11 @@ from app.store.rating_models import (
     RatingRecord,
     Subject,
 )
+
+RATINGS = cast(Table, RatingRecord.__table__)
+HISTORY = cast(Table, RatingHistoryRecord.__table__)
+RATED = cast(Table, RatedGameRecord.__table__)
+"""Written in bulk by Core (the ORM's bulk insert cost a third of a period's time)."""
 
 CHUNK = 500
 """Keys a statement names at once (``IN (…)``): well inside every database's limit."""
@@ -147,7 +152,7 @@ def keep_standings(
         )
     if rows:
         session.execute(
-            insert(RatingRecord.__table__),
+            insert(RATINGS),
             [
                 {"subject": subject, "kind": kind, "variant": variant, **row._asdict()}
                 for row in rows
@@ -161,7 +166,7 @@ def keep_history(
     """Players' ratings after ``period``, for their charts."""
     if rows:
         session.execute(
-            insert(RatingHistoryRecord.__table__),
+            insert(HISTORY),
             [
                 {
                     "player_id": row.subject_id,
