@@ -184,7 +184,7 @@ def keep_history(
 def keep_rated(session: Session, period: date, game_ids: Sequence[str]) -> None:
     if game_ids:
         session.execute(
-            insert(RatedGameRecord.__table__),
+            insert(RATED),
             [{"game_id": id_, "period": period} for id_ in game_ids],
         )
 
