@@ -8,7 +8,8 @@ noise of sd 100), and a player wins with the chance ``1 / (1 + 10^((hardness - s
 Each plays ``--games`` games over ten days, rated by the site's own periods
 (:func:`app.service.ratings.compute` on an SQLite database); then ten more games each are
 held back and predicted twice: by the ratings (Glicko-2's expected score of the player
-against the deal) and by the player's plain win rate. Reported: Spearman's correlation
+against the deal, both deviations taken together: :func:`~app.ratings.glicko2.predicted`)
+and by the player's plain win rate. Reported: Spearman's correlation
 between rating and true skill, and both Brier scores (the goals: ≥ 0.9, and the ratings'
 Brier at least 10 % below the win rate's).
 
@@ -33,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import insert
 
-from app.ratings.glicko2 import Rating, expected
+from app.ratings.glicko2 import Rating, predicted
 from app.service import proofs, ratings
 from app.store import Database
 from app.store import ratings as store
@@ -181,7 +182,7 @@ def quality(
             truth = 1 / (1 + 10 ** ((hardness[deal] - skill[player]) / 400))
             outcome = 1.0 if rng.random() < truth else 0.0
             brier_truth += (truth - outcome) ** 2
-            brier_rating += (expected(me, deal_rating(deal)) - outcome) ** 2
+            brier_rating += (predicted(me, deal_rating(deal)) - outcome) ** 2
             brier_rate += (rate - outcome) ** 2
             n += 1
     brier_rating, brier_rate, brier_truth = brier_rating / n, brier_rate / n, brier_truth / n
@@ -231,7 +232,7 @@ def main() -> None:
     parser.add_argument("--period-games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
-        "--deals", type=int, default=5_000, help="the deals played (the first proved ones)"
+        "--deals", type=int, default=1_000, help="the deals played (the first proved ones)"
     )
     parser.add_argument(
         "--smoke", action="store_true", help="a few seconds: 100 players, 2,000 games a day"

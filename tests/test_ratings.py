@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -165,3 +166,18 @@ def test_another_variant_is_rated_once_it_has_enough_games(
 def test_the_daily_run_waits_for_the_next_utc_midnight() -> None:
     at = datetime(2026, 12, 4, 12, 0, tzinfo=UTC)
     assert ratings.seconds_to_next_run(at) == 12 * 3600 + ratings.AFTER_MIDNIGHT_SECONDS
+
+
+def test_two_servers_rating_at_once_rate_each_game_once(db: Database) -> None:
+    for k in range(30):
+        add_game(db, f"g{k}", f"player{k % 7}", 1 + k % 11, "won" if k % 3 else "lost")
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda _: ratings.compute(db=db, until=DAY, now=NOW), range(2)))
+    rated = [period for periods in done for period in periods if period.rated]
+    assert [period.games for period in rated] == [30]
+    with db.read() as session:
+        counted = session.scalars(
+            select(RatingRecord.games).where(RatingRecord.subject == "player")
+        )
+        assert sum(counted) == 30
+    assert count(db, RatedGameRecord) == 30

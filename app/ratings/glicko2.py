@@ -56,6 +56,15 @@ def expected(player: Rating, opponent: Rating) -> float:
     return 1.0 / (1.0 + math.exp(-_g(phi_j) * (mu - mu_j)))
 
 
+def predicted(player: Rating, opponent: Rating) -> float:
+    """The chance that ``player`` beats ``opponent`` as a forecast: both uncertainties
+    taken together (Glickman's ``g(sqrt(RD₁² + RD₂²))``), where :func:`expected` is the
+    update's own term, with the player's rating taken as known."""
+    phi = math.hypot(player.deviation, opponent.deviation) / SCALE
+    gap = (player.rating - opponent.rating) / SCALE
+    return 1.0 / (1.0 + math.exp(-_g(phi) * gap))
+
+
 def idle(player: Rating, periods: int = 1) -> Rating:
     """The rating after ``periods`` rating periods without a match: only the deviation
     grows (``φ² + σ²`` a period), never past a newcomer's."""

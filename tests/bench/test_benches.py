@@ -79,3 +79,11 @@ def test_races_runs() -> None:
     assert "SQLite, 1 worker: 8 racers, 20 streams" in out
     for figure in ("move rate:", "move to every stream: p50", "server memory:"):
         assert figure in out
+
+
+def test_ratings_runs() -> None:
+    out = smoke("ratings.py")
+    assert "100 players x 50 games over 10 days" in out
+    assert "Spearman(rating, true skill) = " in out
+    assert "from the plain win rate: " in out
+    assert "one day's period: 2,000 games" in out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.ratings.glicko2 import START_DEVIATION, Rating, expected, idle, rate
+from app.ratings.glicko2 import START_DEVIATION, Rating, expected, idle, predicted, rate
 
 EXAMPLE = [(Rating(1400, 30), 1.0), (Rating(1550, 100), 0.0), (Rating(1700, 300), 0.0)]
 
@@ -41,3 +41,10 @@ def test_expected_is_even_between_equals_and_favours_the_stronger() -> None:
     assert expected(Rating(1800, 80), Rating(1500, 80)) > 0.8
     # The opponent's uncertainty pulls the chance toward even.
     assert expected(Rating(1800), Rating(1500, 350)) < expected(Rating(1800), Rating(1500, 30))
+
+
+def test_a_forecast_counts_both_uncertainties() -> None:
+    sure, unsure = Rating(1800, 30), Rating(1800, 300)
+    deal = Rating(1500, 30)
+    assert predicted(sure, deal) == pytest.approx(expected(sure, deal), abs=0.01)
+    assert 0.5 < predicted(unsure, deal) < predicted(sure, deal)
