@@ -215,10 +215,10 @@ def _ratings(args: argparse.Namespace) -> int:
     rated = [period for period in done if period.rated]
     for period in rated:
         print(
-            f"{period.day.isoformat()}: {period.games:,} games rated, "
-            f"{period.players:,} players, {period.deals:,} deals"
+            f"{period.day.isoformat()}: games rated {period.games:,}, "
+            f"players {period.players:,}, deals {period.deals:,}"
         )
-    print(f"{len(rated)} day(s) rated" if rated else "every day is rated already")
+    print(f"days rated: {len(rated)}" if rated else "every day is rated already")
     return 0
 
 

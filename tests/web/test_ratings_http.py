@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import timedelta
 
+from babel.numbers import format_decimal
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -91,12 +94,27 @@ def test_ratings_in_hindi_and_arabic(client: TestClient, db: Database) -> None:
         assert words in stats
         shown = re.search(r'<p class="player-rating" data-rating="(\d+)"', stats)
         assert shown is not None
-        # The number in the sentence is Babel's (Latin digits in both, as the site writes
-        # them: see docs/developing.md).
-        sentence = stats.split('class="player-rating"', 1)[1].split("</p>", 1)[0]
-        assert shown.group(1) in sentence
+        # The number in the sentence is Babel's for the language (Latin digits in all
+        # three, as the site writes numbers: docs/developing.md), never the raw value.
+        sentence = stats.split('class="player-rating"', 1)[1].split(">", 1)[1].split("</p>")[0]
+        assert format_decimal(int(shown.group(1)), locale=language) in sentence
+        assert int(shown.group(1)) < 1000 or shown.group(1) not in sentence
         assert shown.group(1).translate(digits) not in sentence
         deal = client.get("/deals/freecell/7", headers=headers).text
         assert ("गेम से रेटिंग" if language == "hi" else "التصنيف") in deal
         games = client.get("/games", headers=headers).text
         assert ("रेटेड" if language == "hi" else "مصنّفة") in games
+
+
+def test_the_server_rates_the_days_missing_when_it_starts(app: FastAPI, db: Database) -> None:
+    with TestClient(app, follow_redirects=False) as client:
+        game = start(client, "freecell", "9")
+    finish_yesterday(db, game, "won")
+    with TestClient(
+        app, follow_redirects=False
+    ) as client:  # a start-up: the daily task rates yesterday
+        deadline = time.monotonic() + 120
+        while ratings.deal_rating(db=db, kind="freecell", variant="standard", deal=9).seeded:
+            assert time.monotonic() < deadline, "the start-up run rated nothing"
+            time.sleep(0.05)
+        assert "from 1 game." in client.get("/deals/freecell/9").text
