@@ -51,7 +51,8 @@ class Standing(NamedTuple):
 def excluded_game_ids() -> CompoundSelect[tuple[str | None]]:
     """The games whose result never moves a rating, whatever their help: the games of races
     (a race has its own result). Tournament games, until their week ends, join this union:
-    every rating period reads its exclusions here and nowhere else."""
+    every rating period reads its exclusions here and nowhere else. No part may yield NULL
+    (``NOT IN`` a set holding NULL keeps nothing)."""
     return union(select(RacerRecord.game_id).where(RacerRecord.game_id.is_not(None)))
 
 
