@@ -6,6 +6,7 @@ solitaire moves KIND FILE        (FILE may be - for standard input)
 solitaire solve KIND DEAL|FILE|-
 solitaire classify KIND --deals 1-N [--variant V] [--budget-ms MS]
 solitaire migrate
+solitaire ratings [--until DATE]  (rate the days not rated yet, up to DATE or yesterday, UTC)
 solitaire doctor                 (which solvers run here)
 """
 
@@ -18,6 +19,7 @@ import os
 import subprocess
 import sys
 from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -57,6 +59,14 @@ def _parser() -> argparse.ArgumentParser:
 
     migrate = commands.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(run=_migrate)
+
+    ratings = commands.add_parser(
+        "ratings", help="rate the days (UTC) not rated yet: players and deals, Glicko-2"
+    )
+    ratings.add_argument(
+        "--until", type=_day, default=None, help="the last day to rate, YYYY-MM-DD (yesterday)"
+    )
+    ratings.set_defaults(run=_ratings)
 
     deal = commands.add_parser("deal", help="print a deal's position text")
     deal.add_argument("kind", choices=sorted(GAMES))
@@ -188,6 +198,31 @@ def _migrate(_: argparse.Namespace) -> int:
     from app.store.migrate import upgrade
 
     upgrade(get_settings().database_url)
+    return 0
+
+
+def _day(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a day (YYYY-MM-DD): {text!r}") from None
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    from app.service import ratings
+
+    try:
+        done = ratings.compute(db=_database(), until=args.until)
+    except ratings.PeriodNotOver as error:
+        print(f"solitaire: {error}; the last day that can be rated is yesterday", file=sys.stderr)
+        return 2
+    rated = [period for period in done if period.rated]
+    for period in rated:
+        print(
+            f"{period.day.isoformat()}: games rated {period.games:,}, "
+            f"players {period.players:,}, deals {period.deals:,}"
+        )
+    print(f"days rated: {len(rated)}" if rated else "every day is rated already")
     return 0
 
 

@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     """Connections served at once by one server process; a request past them is answered
     503 at once (uvicorn's ``limit_concurrency``). Slow clients and one address's share of
     the connections are bounded by the reverse proxy in front (docs/deploying.md)."""
+    ratings_daily: bool = True
+    """Rate each day (UTC) once it is over, in a task of each server: at start-up, then
+    daily (off: only ``solitaire ratings`` rates; several servers never rate a day twice)."""
     solver_workers: int = 1
     """Processes that run searches (hints, verdicts, solutions), apart from the requests."""
     solver_queue: int = 4

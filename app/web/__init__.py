@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -21,7 +23,7 @@ from app.config import (
     site_address,
     stock_parts,
 )
-from app.service import race_feed, solvers
+from app.service import race_feed, ratings, solvers
 from app.service import races as race_service
 from app.store import Database
 from app.web import errors
@@ -55,9 +57,16 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     pool = solvers.sized(settings)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         feed.start()  # races' changes heard from the start (from other servers too)
+        rating = (
+            asyncio.create_task(ratings.daily(app.state.db)) if settings.ratings_daily else None
+        )
         yield
+        if rating is not None:
+            rating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await rating
         race_feed.close_streams(app.state.db)  # open streams end cleanly: pages reconnect
         await feed.aclose()
         pool.close()  # the solver processes end with the site

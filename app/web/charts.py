@@ -22,6 +22,7 @@ from babel.dates import format_date
 from app import i18n
 from app.i18n import gettext as _
 from app.i18n import ngettext
+from app.service.ratings import PlayerRating
 from app.stats import Charts
 
 WIDTH: Final = 600
@@ -71,6 +72,8 @@ class Chart:
     dots: list[tuple[float, float]] = field(default_factory=list)
     """Points drawn as dots too, when there are few of them."""
     bars: list[Bar] = field(default_factory=list)
+    band: str = ""
+    """Polygon points of a band around the line (a rating's deviation)."""
     legend: list[Key] = field(default_factory=list)
     empty: bool = False
     empty_text: str = ""
@@ -114,19 +117,23 @@ def mirrored(chart: Chart) -> Chart:
         return WIDTH - x
 
     points = [(flip(x), y) for x, y in chart.dots]
-    line = " ".join(
-        f"{flip(float(x)):.1f},{y}" for x, y in (pair.split(",") for pair in chart.line.split())
-    )
+
+    def flipped(polyline: str) -> str:
+        pairs = (pair.split(",") for pair in polyline.split())
+        return " ".join(f"{flip(float(x)):.1f},{y}" for x, y in pairs)
+
+    line = flipped(chart.line)
     return replace(
         chart,
         x_ticks=[Tick(flip(tick.at), tick.label, tick.day) for tick in chart.x_ticks],
         bars=[replace(bar, x=flip(bar.x) - bar.width) for bar in chart.bars],
         dots=points,
         line=line,
+        band=flipped(chart.band),
         left=RIGHT,
-        right_edge=WIDTH - LEFT,
-        value_axis=WIDTH - LEFT,
-        value_tick_x=WIDTH - LEFT + 6,
+        right_edge=WIDTH - chart.left,
+        value_axis=WIDTH - chart.left,
+        value_tick_x=WIDTH - chart.left + 6,
         value_label_x=WIDTH - 8,
     )
 
@@ -280,5 +287,73 @@ def daily_chart(charts: Charts) -> Chart:
             legend=[Key("bar-win", _("won")), Key("bar-loss", _("lost"))],
             empty=won + lost == 0,
             empty_text=_("No games to draw yet."),
+        )
+    )
+
+
+RATING_LEFT: Final = 84
+"""The rating chart's value axis stands further in: its labels have four digits and a
+group separator ("2,000"), drawn large on a phone."""
+
+
+def rating_chart(rating: PlayerRating) -> Chart:
+    """The player's rating after each period they played, the band its deviation (±)."""
+    history = rating.history
+    n = len(history)
+    low = min((value - deviation for _day_, value, deviation in history), default=1400.0)
+    high = max((value + deviation for _day_, value, deviation in history), default=1600.0)
+    bottom, top = 100 * int(low // 100), 100 * int(-(-high // 100))
+    span = max(top - bottom, 100)
+
+    def y(value: float) -> float:
+        return _y(min(max(value - bottom, 0.0), span), span)
+
+    width = WIDTH - RATING_LEFT - RIGHT
+
+    def x(index: int) -> float:
+        return RATING_LEFT + (width * index / (n - 1) if n > 1 else width / 2)
+
+    points = [(x(i), y(value)) for i, (_day_, value, _dev) in enumerate(history)]
+    upper = [f"{x(i):.1f},{y(value + dev):.1f}" for i, (_d, value, dev) in enumerate(history)]
+    lower = [f"{x(i):.1f},{y(value - dev):.1f}" for i, (_d, value, dev) in enumerate(history)]
+    step = max(100, 100 * round(span / 400))
+    y_ticks = [Tick(y(v), i18n.number(v)) for v in range(bottom, top + 1, step)]
+    # Three days, none at an end of the axis (a label there would spill out of the box).
+    shown = sorted({n // 6, n // 2, n - 1 - n // 6}) if n else []
+    x_ticks = [
+        Tick(x(i), _day(history[i][0].isoformat()), history[i][0].isoformat()) for i in shown
+    ]
+    values = {
+        "num": i18n.number(n),
+        "rating": i18n.number(rating.shown.rating),
+        "deviation": i18n.number(rating.shown.deviation),
+    }
+    return for_reader(
+        Chart(
+            id="rating",
+            title=_("Your rating over time"),
+            description=ngettext(
+                "Your rating after %(num)s day of rated games, now %(rating)s ± %(deviation)s.",
+                "Your rating after each of %(num)s days of rated games, now %(rating)s ± "
+                "%(deviation)s.",
+                n,
+            )
+            % values,
+            x_label=_("day"),
+            y_label=_("rating"),
+            left=RATING_LEFT,
+            value_axis=RATING_LEFT,
+            value_tick_x=RATING_LEFT - 6,
+            x_ticks=x_ticks,
+            y_ticks=y_ticks,
+            line=" ".join(f"{px:.1f},{py:.1f}" for px, py in points),
+            band=" ".join([*upper, *reversed(lower)]),
+            dots=points if n <= 30 else [],
+            legend=[
+                Key("key-line", _("rating after the day")),
+                Key("key-band", _("how sure it is (± deviation)")),
+            ],
+            empty=n == 0,
+            empty_text=_("No rated games yet."),
         )
     )

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 
 from app import service, transfers
 from app.games import KINDS
-from app.service import names
+from app.service import names, ratings
 from app.store import Database
 
 MAX_PAGE: Final = 1_000_000
@@ -36,6 +36,8 @@ class MyGames:
     status: str
     transfer_open: transfers.OpenLink | None
     display_name: str | None
+    rated: frozenset[str] = frozenset()
+    """The listed games whose results moved their player's rating."""
 
 
 def my_games(db: Database, player: str | None, query: GamesQuery) -> MyGames:
@@ -50,4 +52,5 @@ def my_games(db: Database, player: str | None, query: GamesQuery) -> MyGames:
         wanted or "",
         transfers.open_link(db=db, player_id=player),
         names.name(db=db, player_id=player),
+        frozenset(ratings.rated_games(db=db, game_ids=[game.id for game in listing.games])),
     )

@@ -106,3 +106,11 @@ def test_review_runs() -> None:
     assert "FreeCell: 2 lost games reviewed, turning point found for" in out
     assert "Montana Expert (first rounds): 2 lost games reviewed" in out
     assert "0 false statements" in out
+
+
+def test_ratings_runs() -> None:
+    out = smoke("ratings.py")
+    assert "100 players x 50 games over 10 days" in out
+    assert "Spearman(rating, true skill) = " in out
+    assert "from the plain win rate: " in out
+    assert "one day's period: 2,000 games" in out

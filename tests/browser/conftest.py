@@ -68,6 +68,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 # -- the live server -----------------------------------------------------------------------
 
 
+LIVE_DATABASES: dict[str, str] = {}
+"""Each live server's database URL, by its base URL (a test that sets rows up itself)."""
+
+
 @pytest.fixture(scope="session")
 def live_server(migrated_file: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The site's base URL (``http://127.0.0.1:PORT``), served for the whole session."""
@@ -100,6 +104,7 @@ def live_server(migrated_file: Path, tmp_path_factory: pytest.TempPathFactory) -
             sock.close()
             pytest.fail(f"the live server did not start on 127.0.0.1:{port}")
         time.sleep(0.02)
+    LIVE_DATABASES[f"http://127.0.0.1:{port}"] = settings.database_url
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

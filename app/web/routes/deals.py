@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from app import service
 from app.games import KINDS
-from app.service import deals, pars
+from app.service import deals, pars, ratings
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web.deps import DatabaseDep, SolversDep
@@ -40,6 +40,7 @@ def deal_records(
         request,
         "deal.html",
         records=found,
+        rating=ratings.deal_rating(db=db, kind=found.kind, variant=found.variant, deal=found.deal),
         kinds=KINDS,
         **_par(request, db, solvers, found),
         settings=page_settings(request),

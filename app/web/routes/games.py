@@ -82,6 +82,7 @@ def my_games(
         transfer_open=shown.transfer_open,
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
         display_name=shown.display_name,
+        rated=shown.rated,
         settings=page_settings(request),
     )
 

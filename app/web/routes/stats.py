@@ -7,7 +7,7 @@ from fastapi.responses import Response
 
 from app import stats
 from app.games import KINDS
-from app.service import utcnow
+from app.service import ratings, utcnow
 from app.web import charts
 from app.web.deps import DatabaseDep
 from app.web.pages import render
@@ -24,6 +24,12 @@ def stats_page(
     group = stats.group_for(game) or most_played(yours) or stats.GROUPS[0]
     mine = bool(player) and who != "all"
     data = stats.charts(db=db, group=group, player_id=player if mine else None, now=utcnow())
+    rating = (
+        ratings.player_rating(db=db, player_id=player, kind=group.kind, variant=group.variant)
+        if mine and player
+        else None
+    )
+    shown = [charts.win_rate_chart(data), charts.win_time_chart(data), charts.daily_chart(data)]
     return render(
         request,
         "stats.html",
@@ -34,7 +40,8 @@ def stats_page(
         has_player=bool(player),
         yours=yours,
         everyone=stats.overview(db=db, player_id=None),
-        charts=[charts.win_rate_chart(data), charts.win_time_chart(data), charts.daily_chart(data)],
+        rating=rating,
+        charts=[charts.rating_chart(rating), *shown] if rating is not None else shown,
         settings=page_settings(request),
     )
 
