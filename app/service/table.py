@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.protocol import Answer
-from app.service import race_feed
+from app.service import race_feed, tournament_marks
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
 from app.service.pars import WinPar, after_win
 from app.service.players import Settings, table_settings
 from app.service.players import settings as player_settings
 from app.service.solvers import SolverPool
+from app.service.tournament_marks import Mark
 from app.store import Database
 
 
@@ -27,6 +28,13 @@ class Table:
     """A won game of a deal with a par: its moves beside the par (:mod:`.pars`)."""
     race: str | None = None
     """The race the game is played in (its token), if any: the page shows it beside."""
+    tournament: Mark | None = None
+    """The weekly tournament the game is played in, if any (:mod:`.tournament_marks`)."""
+
+    @property
+    def blind(self) -> bool:
+        """A tournament game while its week runs: no deal number, no solver's help."""
+        return self.tournament is not None and self.tournament.blind()
 
 
 def table(
@@ -40,11 +48,14 @@ def table(
     """The page's view of ``game``; ``settings`` when already read (a move's answer)."""
     if settings is None:
         settings = player_settings(db=db, player_id=player_id, owner=game.player_id)
+    mark = tournament_marks.mark(db, game.id)
+    if mark is not None and mark.blind():  # the deal's verdict and par wait for the week's end
+        return Table(game, settings, None, None, race_feed.race_of(db, game.id), mark)
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
     par = after_win(db=db, solvers=solvers, game=game)
-    return Table(game, settings, known, par, race_feed.race_of(db, game.id))
+    return Table(game, settings, known, par, race_feed.race_of(db, game.id), mark)
 
 
 def game_and_settings(

@@ -21,7 +21,18 @@ from app.web.compression import GZip
 from app.web.event_stream import ServerSend
 from app.web.language import Language
 from app.web.language import router as language_router
-from app.web.routes import deals, games, home, names, players, races, rules, stats, watch
+from app.web.routes import (
+    deals,
+    games,
+    home,
+    names,
+    players,
+    races,
+    rules,
+    stats,
+    tournaments,
+    watch,
+)
 from app.web.routes import settings as settings_routes
 from app.web.security import Security
 from app.web.templating import make_templates
@@ -80,6 +91,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(names.router)
     app.include_router(watch.router)
     app.include_router(races.router)
+    app.include_router(tournaments.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     app.add_middleware(GZip)

@@ -113,6 +113,9 @@ def render_game(
         par_said=par_said,
         # A game played in a race shows the race beside it (the page, not each move's part).
         race_token=None if fragment else table.race,
+        # A tournament game: one try, and blind while its week runs (no deal number).
+        tournament=table.tournament,
+        blind=table.blind,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),

@@ -18,7 +18,7 @@ from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import Action
-from app.service import deals, pars
+from app.service import deals, pars, tournaments
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web import my_games as web_my_games
@@ -82,6 +82,8 @@ def my_games(
         transfer_open=shown.transfer_open,
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
         display_name=shown.display_name,
+        my_tournaments=tournaments.history(db=db, player_id=player),
+        blind_games=tournaments.blind_games(db=db, player_id=player),
         settings=page_settings(request),
     )
 
