@@ -79,3 +79,11 @@ def test_races_runs() -> None:
     assert "SQLite, 1 worker: 8 racers, 20 streams" in out
     for figure in ("move rate:", "move to every stream: p50", "server memory:"):
         assert figure in out
+
+
+def test_tournaments_runs() -> None:
+    out = smoke("tournaments.py")
+    assert "seeded 200 entrants" in out
+    assert "table read and ranked (200 entrants)" in out
+    assert out.count("x the reference") == 3
+    assert "the table's fragment (htmx poll)" in out
