@@ -314,19 +314,32 @@ _READING: Final = threading.Lock()
 
 def standings(db: Database, record: TournamentRecord, now: datetime | None = None) -> Standings:
     """The tournament's table: kept, read again after :data:`REFRESH` seconds while its week
-    runs, never after it (its games count only what was finished by then)."""
+    runs, never after it. Only the first look waits for the reading: later ones take the
+    kept table while one thread reads it again."""
     key = (str(db.url), record.id)
     kept = _KEPT.get(key)
     live = (now or utcnow()) < record.ends_at
     if kept is not None and (not live or time.monotonic() - kept.read_at < REFRESH):
         return kept
-    with _READING:  # one reading at a time: the others wait for it, then take it
-        kept = _KEPT.get(key)
-        if kept is not None and (not live or time.monotonic() - kept.read_at < REFRESH):
-            return kept
-        with db.read() as session:
-            table = ranked(rows.entrants(session, record.id))
-        return _KEPT.put(key, table)
+    if kept is not None:
+        if _READING.acquire(blocking=False):  # else another thread is reading it already
+            threading.Thread(target=_read_again, args=(db, key), daemon=True).start()
+        return kept
+    with _READING:
+        return _read(db, key)
+
+
+def _read(db: Database, key: tuple[str, int]) -> Standings:
+    with db.read() as session:
+        table = ranked(rows.entrants(session, key[1]))
+    return _KEPT.put(key, table)
+
+
+def _read_again(db: Database, key: tuple[str, int]) -> None:
+    try:
+        _read(db, key)
+    finally:
+        _READING.release()
 
 
 def forget(db: Database, tournament_id: int) -> None:
