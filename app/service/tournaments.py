@@ -78,12 +78,44 @@ class Deal:
 class Standing:
     place: int
     player_id: str
-    name: str | None
     entered: int
     played: int
     won: int
     won_ms: int
     won_moves: int
+
+
+@dataclass(frozen=True, slots=True)
+class Entrant:
+    """A row of the table as a page shows it: the standing and the player's display name
+    (read for the rows shown, so a name changed shows at once)."""
+
+    standing: Standing
+    name: str | None
+
+    @property
+    def place(self) -> int:
+        return self.standing.place
+
+    @property
+    def player_id(self) -> str:
+        return self.standing.player_id
+
+    @property
+    def played(self) -> int:
+        return self.standing.played
+
+    @property
+    def won(self) -> int:
+        return self.standing.won
+
+    @property
+    def won_ms(self) -> int:
+        return self.standing.won_ms
+
+    @property
+    def won_moves(self) -> int:
+        return self.standing.won_moves
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +125,8 @@ class Standings:
     rows: tuple[Standing, ...]
     by_player: dict[str, int]
     read_at: float
+    entered: bool = False
+    """A player entered since it was read: the next look reads it again before answering."""
 
     def page(self, number: int) -> tuple[Standing, ...]:
         start = (number - 1) * PAGE_SIZE
@@ -121,7 +155,7 @@ class Summary:
     over: bool
     deals: int
     entrants: int
-    winners: tuple[Standing, ...]
+    winners: tuple[Entrant, ...]
     mine: Standing | None = None
 
 
@@ -131,7 +165,7 @@ class Tournament:
 
     summary: Summary
     deals: tuple[Deal, ...]
-    standings: tuple[Standing, ...]
+    standings: tuple[Entrant, ...]
     page: int
     pages: int
 
@@ -286,21 +320,26 @@ def check_deal(record: TournamentRecord, k: int, now: datetime) -> None:
 
 
 def ranked(entrants: Sequence[rows.EntrantRow]) -> Standings:
-    """The entrants ranked by wins, then the time of the wins, then their moves; ties
-    share a place (1, 1, 3)."""
-
-    def score(row: rows.EntrantRow) -> tuple[int, int, int]:
-        return (-row.won, row.won_ms, row.won_moves)
-
-    ordered = sorted(entrants, key=lambda row: (*score(row), -row.played, row.player_id))
+    """The entrants (in the table's order, :func:`app.store.tournaments.entrants`) with
+    their places: ties on wins, time and moves share a place (1, 1, 3)."""
     table: list[Standing] = []
     place, last = 0, None
-    for index, row in enumerate(ordered):
-        if score(row) != last:
-            place, last = index + 1, score(row)
+    for index, row in enumerate(entrants):
+        score = (row.won, row.won_ms, row.won_moves)
+        if score != last:
+            place, last = index + 1, score
         table.append(Standing(place, *row))
     by_player = {standing.player_id: index for index, standing in enumerate(table)}
     return Standings(tuple(table), by_player, time.monotonic())
+
+
+def named(db: Database, standings: Sequence[Standing]) -> tuple[Entrant, ...]:
+    """The rows shown, with their players' display names."""
+    if not standings:
+        return ()
+    with db.read() as session:
+        found = rows.names(session, [standing.player_id for standing in standings])
+    return tuple(Entrant(standing, found.get(standing.player_id)) for standing in standings)
 
 
 def _size(key: tuple[str, int], value: Standings) -> int:
@@ -314,19 +353,26 @@ _READING: Final = threading.Lock()
 
 def standings(db: Database, record: TournamentRecord, now: datetime | None = None) -> Standings:
     """The tournament's table: kept, read again after :data:`REFRESH` seconds while its week
-    runs, never after it. Only the first look waits for the reading: later ones take the
-    kept table while one thread reads it again."""
+    runs (by a thread of its own, the kept one answering meanwhile), never after it. The
+    first look waits for the reading, and so does the first after a player entered (who
+    then finds themselves in it); one reading at a time, the others take the kept table."""
     key = (str(db.url), record.id)
     kept = _KEPT.get(key)
     live = (now or utcnow()) < record.ends_at
     if kept is not None and (not live or time.monotonic() - kept.read_at < REFRESH):
         return kept
-    if kept is not None:
-        if _READING.acquire(blocking=False):  # else another thread is reading it already
-            threading.Thread(target=_read_again, args=(db, key), daemon=True).start()
+    if kept is None:
+        with _READING:
+            return _read(db, key)
+    if not _READING.acquire(blocking=False):  # another thread is reading it already
         return kept
-    with _READING:
-        return _read(db, key)
+    if kept.entered:
+        try:
+            return _read(db, key)
+        finally:
+            _READING.release()
+    threading.Thread(target=_read_again, args=(db, key), daemon=True).start()
+    return kept
 
 
 def _read(db: Database, key: tuple[str, int]) -> Standings:
@@ -347,7 +393,7 @@ def forget(db: Database, tournament_id: int) -> None:
     key = (str(db.url), tournament_id)
     kept = _KEPT.get(key)
     if kept is not None:
-        _KEPT.put(key, replace(kept, read_at=-REFRESH))
+        _KEPT.put(key, replace(kept, read_at=-REFRESH, entered=True))
 
 
 # --- pages ------------------------------------------------------------------------------
@@ -358,7 +404,8 @@ def _summary(
 ) -> Summary:
     table = standings(db, record, now)
     over = now >= record.ends_at
-    winners = tuple(s for s in table.rows if s.place == 1 and s.won) if over else ()
+    first = [s for s in table.rows[:PAGE_SIZE] if s.place == 1 and s.won] if over else []
+    winners = named(db, first)
     return Summary(
         record.id,
         record.kind,
@@ -407,7 +454,7 @@ def tournament(
                   enumerate(deal_numbers(record), start=1))  # fmt: skip
     table = standings(db, record, now)
     page = min(max(page, 1), table.pages)
-    return Tournament(summary, deals, table.page(page), page, table.pages)
+    return Tournament(summary, deals, named(db, table.page(page)), page, table.pages)
 
 
 def _deal(

@@ -17,7 +17,6 @@ class EntrantRow(NamedTuple):
     """An entrant's totals in one tournament, from their games' rows."""
 
     player_id: str
-    name: str | None
     entered: int
     """Deals begun."""
     played: int
@@ -63,27 +62,32 @@ def past(session: Session, before: datetime, limit: int) -> Sequence[TournamentR
 
 
 def entrants(session: Session, tournament_id: int) -> list[EntrantRow]:
-    """Every entrant's totals (a game counts as played once it has a result)."""
+    """Every entrant's totals (a game counts as played once it has a result), in the
+    table's order: most wins, then least time of the wins, then fewest moves."""
     won = GameRecord.result == "won"
+    wins = func.sum(case((won, 1), else_=0))
+    won_ms = func.sum(case((won, GameRecord.play_ms), else_=0))
+    won_moves = func.sum(case((won, GameRecord.moves_count), else_=0))
+    played = func.count(GameRecord.result)
     rows = session.execute(
-        select(
-            TournamentGameRecord.player_id,
-            PlayerRecord.name,
-            func.count(),
-            func.count(GameRecord.result),
-            func.sum(case((won, 1), else_=0)),
-            func.sum(case((won, GameRecord.play_ms), else_=0)),
-            func.sum(case((won, GameRecord.moves_count), else_=0)),
-        )
+        select(TournamentGameRecord.player_id, func.count(), played, wins, won_ms, won_moves)
         .join(GameRecord, GameRecord.id == TournamentGameRecord.game_id)
-        .join(PlayerRecord, PlayerRecord.id == TournamentGameRecord.player_id)
         .where(TournamentGameRecord.tournament_id == tournament_id)
-        .group_by(TournamentGameRecord.player_id, PlayerRecord.name)
+        .group_by(TournamentGameRecord.player_id)
+        .order_by(wins.desc(), won_ms, won_moves, played.desc(), TournamentGameRecord.player_id)
     ).all()
     return [
-        EntrantRow(p, name, int(e), int(pl), int(w or 0), int(ms or 0), int(mv or 0))
-        for p, name, e, pl, w, ms, mv in rows
+        EntrantRow(p, int(e), int(pl), int(w or 0), int(ms or 0), int(mv or 0))
+        for p, e, pl, w, ms, mv in rows
     ]
+
+
+def names(session: Session, player_ids: Sequence[str]) -> dict[str, str | None]:
+    """The display names of a few players (a page of a table)."""
+    found = session.execute(
+        select(PlayerRecord.id, PlayerRecord.name).where(PlayerRecord.id.in_(player_ids))
+    ).all()
+    return {row[0]: row[1] for row in found}
 
 
 def entries(session: Session, tournament_id: int, player_id: str) -> list[EntryRow]:

@@ -160,23 +160,56 @@ def test_bad_deals_and_weeks_are_refused_with_nothing_stored(
 def test_the_table_ranks_wins_then_time_then_moves_and_shares_places() -> None:
     row = tournaments.rows.EntrantRow
     table = tournaments.ranked(
-        [
-            row(
-                "a",
-                None,
-                3,
-                3,
-                2,
-                9000,
-                200,
-            ),
-            row("b", "Bea", 4, 4, 3, 12000, 300),
-            row("c", None, 3, 3, 2, 9000, 200),
-            row("d", None, 1, 0, 0, 0, 0),
-            row("e", None, 2, 2, 2, 9000, 150),
+        [  # in the store's order: most wins, least time, fewest moves
+            row("b", 4, 4, 3, 12000, 300),
+            row("e", 2, 2, 2, 9000, 150),
+            row("a", 3, 3, 2, 9000, 200),
+            row("c", 3, 3, 2, 9000, 200),
+            row("d", 1, 0, 0, 0, 0),
         ]
     )
     assert [(s.player_id, s.place) for s in table.rows] == [
         ("b", 1), ("e", 2), ("a", 3), ("c", 3), ("d", 5),
     ]  # fmt: skip
     assert table.of("c") is not None and table.of("c").place == 3  # type: ignore[union-attr]
+
+
+def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database) -> None:
+    tournament_id = tournaments.ensure_week(db=db, secret=SECRET)[0]
+    found = record(db, tournament_id)
+    now = datetime.now(UTC)
+    results = {  # player: (result, play_ms, moves) of each of their games
+        "p1": [("won", 5000, 90), ("lost", 1000, 10)],
+        "p2": [("won", 5000, 90), ("won", 9000, 100)],
+        "p3": [("won", 5000, 80)],
+        "p4": [(None, 0, 3)],
+        "p5": [("won", 5000, 90), ("lost", 7000, 50)],
+    }
+    with db.write() as session:
+        for player, games in results.items():
+            session.add(
+                PlayerRecord(id=player, created_at=now, name="Ada" if player == "p3" else None)
+            )
+            session.flush()
+            for k, (result, play_ms, moves) in enumerate(games, start=1):
+                game_id = f"{player}-{k}".ljust(24, "x")
+                status = "playing" if result is None else result
+                session.add(
+                    GameRecord(
+                        id=game_id, player_id=player, kind=found.kind, variant=found.variant,
+                        deal=1, status=status, resigned=result == "lost", version=1,
+                        position="-", cards_left=0, moves_count=moves, play_ms=play_ms,
+                        hints_used=0, created_at=now, last_action_at=now, result=result,
+                    )
+                )  # fmt: skip
+                session.flush()
+                session.add(
+                    TournamentGameRecord(
+                        tournament_id=tournament_id, k=k, game_id=game_id, player_id=player
+                    )
+                )
+    shown = tournaments.tournament(db=db, tournament_id=tournament_id, player_id="p5")
+    assert [(row.player_id, row.place, row.name) for row in shown.standings] == [
+        ("p2", 1, None), ("p3", 2, "Ada"), ("p1", 3, None), ("p5", 3, None), ("p4", 5, None),
+    ]  # fmt: skip
+    assert shown.summary.mine is not None and shown.summary.mine.played == 2
