@@ -64,3 +64,11 @@ def refuse_restart(db: Database, game_id: str) -> None:
     """A tournament game is one try: never dealt again."""
     if mark(db, game_id) is not None:
         raise TournamentRefused("a tournament deal is played once", "tournament.no_restart")
+
+
+def refuse_while_blind(db: Database, game_id: str) -> None:
+    """While its week runs, a tournament game's replay, position text and watch links
+    (which name its deal) wait for the week's end."""
+    found = mark(db, game_id)
+    if found is not None and found.blind():
+        raise TournamentRefused("hidden until the week is over", "tournament.hidden")

@@ -60,6 +60,9 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "tournament.over": lambda p: _(
         "This tournament is over: its week has ended, so no game can be started in it."
     ),
+    "tournament.hidden": lambda p: _(
+        "A tournament game's replay, position and watch links wait until its week is over."
+    ),
     "tournament.not_begun": lambda p: _("This tournament has not begun yet."),
     "tournament.no_deal": lambda p: fill(
         _("This tournament has no deal %(num)s: its deals are 1 to %(count)s."), p

@@ -108,6 +108,10 @@ def test_a_deal_is_played_blind_and_once(client: TestClient, db: Database) -> No
     assert hint.status_code == 422 and "No help in a tournament" in hint.text
     assert client.get(f"/games/{game_id}?check=1", headers=HX).status_code == 422
     assert client.get(f"/games/{game_id}/solution").status_code == 422
+    for path in ("position", "replay", "share"):
+        hidden = client.get(f"/games/{game_id}/{path}")
+        assert hidden.status_code == 422 and f"#{deal}" not in hidden.text
+    assert client.post(f"/games/{game_id}/share").status_code == 422
     restart = client.post(f"/games/{game_id}/restart", data={"version": "0"})
     assert restart.status_code == 422 and "cannot be restarted" in restart.text
     with db.read() as session:

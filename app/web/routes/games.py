@@ -18,7 +18,7 @@ from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import Action
-from app.service import deals, pars, tournaments
+from app.service import deals, pars, tournament_marks, tournaments
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web import my_games as web_my_games
@@ -355,6 +355,7 @@ def game_replay(
 ) -> Response:
     """Step through the history from the deal (where it opens), a window of steps at a
     time; every step is a plain link."""
+    tournament_marks.refuse_while_blind(db, game_id)
     steps = service.replay_window(db=db, game_id=game_id, step=max(step, 0))
     url = paths(request).path_for(request, "game_replay", game_id=game_id)
     return steps_page(request, steps, url)
@@ -386,6 +387,7 @@ def game_solution(
 
 @router.get("/{game_id}/position", name="game_position")
 def game_position(db: DatabaseDep, game_id: str) -> Response:
+    tournament_marks.refuse_while_blind(db, game_id)
     return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
 
 
