@@ -377,7 +377,9 @@ def standings(db: Database, record: TournamentRecord, now: datetime | None = Non
 
 def _read(db: Database, key: tuple[str, int]) -> Standings:
     with db.read() as session:
-        table = ranked(rows.entrants(session, key[1]))
+        record = rows.tournament(session, key[1])
+        assert record is not None
+        table = ranked(rows.entrants(session, key[1], record.ends_at))
     return _KEPT.put(key, table)
 
 

@@ -61,14 +61,16 @@ def past(session: Session, before: datetime, limit: int) -> Sequence[TournamentR
     ).all()
 
 
-def entrants(session: Session, tournament_id: int) -> list[EntrantRow]:
-    """Every entrant's totals (a game counts as played once it has a result), in the
-    table's order: most wins, then least time of the wins, then fewest moves."""
-    won = GameRecord.result == "won"
+def entrants(session: Session, tournament_id: int, ends_at: datetime) -> list[EntrantRow]:
+    """Every entrant's totals (a game counts as played once it has a result reached before
+    ``ends_at``, the week's end), in the table's order: most wins, then least time of the
+    wins, then fewest moves."""
+    in_time = GameRecord.finished_at < ends_at
+    won = (GameRecord.result == "won") & in_time
     wins = func.sum(case((won, 1), else_=0))
     won_ms = func.sum(case((won, GameRecord.play_ms), else_=0))
     won_moves = func.sum(case((won, GameRecord.moves_count), else_=0))
-    played = func.count(GameRecord.result)
+    played = func.count(case((in_time, GameRecord.result)))
     rows = session.execute(
         select(TournamentGameRecord.player_id, func.count(), played, wins, won_ms, won_moves)
         .join(GameRecord, GameRecord.id == TournamentGameRecord.game_id)

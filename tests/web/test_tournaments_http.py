@@ -188,6 +188,7 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
         "p3": [("won", 5000, 80)],
         "p4": [(None, 0, 3)],
         "p5": [("won", 5000, 90), ("lost", 7000, 50)],
+        "p6": [("won", 1000, 10)],  # won after the week's end: not counted
     }
     with db.write() as session:
         for player, games in results.items():
@@ -204,6 +205,9 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
                         deal=1, status=status, resigned=result == "lost", version=1,
                         position="-", cards_left=0, moves_count=moves, play_ms=play_ms,
                         hints_used=0, created_at=now, last_action_at=now, result=result,
+                        finished_at=(found.ends_at + timedelta(hours=1))
+                        if player == "p6"
+                        else now if result else None,
                     )
                 )  # fmt: skip
                 session.flush()
@@ -215,5 +219,6 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
     shown = tournaments.tournament(db=db, tournament_id=tournament_id, player_id="p5")
     assert [(row.player_id, row.place, row.name) for row in shown.standings] == [
         ("p2", 1, None), ("p3", 2, "Ada"), ("p1", 3, None), ("p5", 3, None), ("p4", 5, None),
+        ("p6", 5, None),
     ]  # fmt: skip
     assert shown.summary.mine is not None and shown.summary.mine.played == 2
