@@ -44,7 +44,7 @@ EACH: Final = 2
 SURE_DEALS: Final = 8
 """Deals of any other game's tournament: proved either way."""
 PAGE_SIZE: Final = 50
-REFRESH: Final = 3.0
+REFRESH: Final = 5.0
 """Seconds a live tournament's table is kept before it is read again."""
 PAST_SHOWN: Final = 20
 
