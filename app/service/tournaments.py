@@ -158,6 +158,11 @@ class Summary:
     winners: tuple[Entrant, ...]
     mine: Standing | None = None
 
+    @property
+    def last_moment(self) -> datetime:
+        """The week's last second (Sunday 23:59:59 UTC), as players are told it ends."""
+        return self.ends_at - timedelta(seconds=1)
+
 
 @dataclass(frozen=True, slots=True)
 class Tournament:

@@ -5,11 +5,14 @@ widths (screenshots in tests/artifacts/)."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from app.service import tournaments
+from app.store import Database
 from tests.browser.test_accessibility import assert_accessible
 
 
@@ -88,4 +91,30 @@ def test_the_pages_in_each_language_and_width(
     expect(page.locator("#standings tr.mine")).to_be_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
     page.screenshot(path=str(artifacts / f"tournament-{language}-{width}.png"), full_page=True)
+    assert_accessible(page)
+
+
+@pytest.mark.parametrize(("language", "width"), [("en", 1280), ("ar", 375)])
+def test_a_past_week_shows_its_deals(
+    page: Page,
+    artifacts: Path,
+    live_server: str,
+    tmp_path_factory: pytest.TempPathFactory,
+    language: str,
+    width: int,
+) -> None:
+    # The live server's own database (its folder, made by tmp_path_factory.mktemp).
+    (file,) = tmp_path_factory.getbasetemp().glob("browser[0-9]*/solitaire.db")
+    db = Database(f"sqlite:///{file}")
+    past = datetime.now(UTC) - timedelta(days=7)
+    old = tournaments.ensure_week(db=db, secret="browser-test", now=past)[0]
+    db.dispose()
+    page.context.set_extra_http_headers({"Accept-Language": language})
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"/tournaments/{old}")
+    expect(page.locator(".tournament-deal").first.locator("bdi.deal")).to_be_visible()
+    expect(page.locator(".tournament-deal form")).to_have_count(0)
+    expect(page.locator("#standings")).not_to_have_attribute("hx-trigger", "every 5s")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    page.screenshot(path=str(artifacts / f"tournament-past-{language}-{width}.png"), full_page=True)
     assert_accessible(page)
