@@ -323,7 +323,7 @@ def test_tournament_pages(pseudo: TestClient) -> None:
     game = answer.headers["location"].rsplit("/", 1)[1]
     for url in ("/tournaments/1", f"/games/{game}", "/games"):
         _check(pseudo, url)
-    _check(pseudo, "/tournaments/1", **HX, **{"HX-Target": "standings"})
+    _check(pseudo, "/tournaments/1", **HX, **{"HX-Target": "standings-rows"})
     _assert_marked(pseudo.post(f"/games/{game}/hint", headers=HX))
     _check(pseudo, f"/games/{game}/replay")
     act(pseudo, game, "resign", 0)

@@ -123,7 +123,8 @@ def test_a_deal_is_played_blind_and_once(client: TestClient, db: Database) -> No
     again = client.post(f"/tournaments/{tournament_id}/deals/3")
     assert again.status_code == 409 and "one try a deal" in again.text
     assert counts(db) == before
-    table = client.get(f"/tournaments/{tournament_id}", headers={**HX, "HX-Target": "standings"})
+    rows = {**HX, "HX-Target": "standings-rows"}
+    table = client.get(f"/tournaments/{tournament_id}", headers=rows)
     assert table.text.lstrip().startswith('<section id="standings"')
     assert "1 of 9 played, 0 won" in table.text or "1 of 8 played, 0 won" in table.text
     mine = client.get("/games").text

@@ -48,14 +48,15 @@ def tournament_page(
     tournament_id: TournamentId,
     page: Annotated[int, Query(ge=1, le=MOST)] = 1,
 ) -> Response:
-    """The tournament; with htmx (its table asking every few seconds), the table alone."""
+    """The tournament; with htmx (its table's rows asking every few seconds), the table
+    alone (the rows and the count are taken from it)."""
     try:
         shown = tournaments.tournament(
             db=db, tournament_id=tournament_id, player_id=player, page=page
         )
     except tournaments.TournamentNotFound:
         return not_found(request)
-    if is_htmx(request) and request.headers.get("HX-Target") == "standings":
+    if is_htmx(request) and request.headers.get("HX-Target") == "standings-rows":
         return render(request, "tournaments/_table.html", t=shown, viewer=player)
     settings = page_settings(request)
     return render(request, "tournaments/tournament.html", t=shown, viewer=player, settings=settings)
