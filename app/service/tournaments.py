@@ -412,7 +412,21 @@ def _summary(
     table = standings(db, record, now)
     over = now >= record.ends_at
     first = [s for s in table.rows[:PAGE_SIZE] if s.place == 1 and s.won] if over else []
-    winners = named(db, first)
+    if over and record.entrants is None:
+        with db.write() as session:
+            winners = ",".join(standing.player_id for standing in first)
+            rows.archive(session, record.id, len(table.rows), winners[:2000])
+    return _made(db, record, over, len(table.rows), named(db, first), table.of(player_id))
+
+
+def _made(
+    db: Database,
+    record: TournamentRecord,
+    over: bool,
+    entrants: int,
+    winners: tuple[Entrant, ...],
+    mine: Standing | None,
+) -> Summary:
     return Summary(
         record.id,
         record.kind,
@@ -422,10 +436,24 @@ def _summary(
         record.ends_at,
         over,
         len(deal_numbers(record)),
-        len(table.rows),
+        entrants,
         winners,
-        table.of(player_id),
+        mine,
     )
+
+
+def _archived(db: Database, record: TournamentRecord, now: datetime) -> Summary:
+    """A past week in a list: from what its row keeps, without reading its table (read
+    once, by the first look after the week)."""
+    if record.entrants is None or record.winners is None:
+        return _summary(db, record, now, None)
+    ids = [player_id for player_id in record.winners.split(",") if player_id]
+    with db.read() as session:
+        found = rows.names(session, ids) if ids else {}
+    winners = tuple(
+        Entrant(Standing(1, player_id, 0, 0, 0, 0, 0), found.get(player_id)) for player_id in ids
+    )
+    return _made(db, record, True, record.entrants, winners, None)
 
 
 def index(
@@ -438,7 +466,7 @@ def index(
         current = [rows.tournament(session, id_) for id_ in ids]
         earlier = rows.past(session, now, PAST_SHOWN)
     this_week = [_summary(db, record, now, player_id) for record in current if record is not None]
-    return this_week, [_summary(db, record, now, player_id) for record in earlier]
+    return this_week, [_archived(db, record, now) for record in earlier]
 
 
 def tournament(

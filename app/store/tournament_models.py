@@ -35,6 +35,11 @@ class TournamentRecord(Base):
     deals: Mapped[str] = mapped_column(String(200))
     """The deal numbers, in the tournament's order, comma-separated (deal k is the k-th)."""
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    entrants: Mapped[int | None] = mapped_column(Integer)
+    """Kept once the week is over (None before): how many entered."""
+    winners: Mapped[str | None] = mapped_column(String(2000))
+    """Kept once the week is over: the players in first place with a win, comma-separated
+    ids (their display names are read when shown)."""
 
 
 class TournamentGameRecord(Base):

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import date, datetime
 from typing import NamedTuple
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, select, update
 from sqlalchemy.orm import Session
 
 from app.store.models import GameRecord, PlayerRecord
@@ -142,3 +142,13 @@ def running_games(session: Session, player_id: str, now: datetime) -> Sequence[s
         .join(TournamentRecord, TournamentRecord.id == TournamentGameRecord.tournament_id)
         .where(TournamentGameRecord.player_id == player_id, TournamentRecord.ends_at > now)
     ).all()
+
+
+def archive(session: Session, tournament_id: int, entrants: int, winners: str) -> None:
+    """Keep the week's entrants and winners on its row (once: the first reader after the
+    week writes them, a later one finds them there)."""
+    session.execute(
+        update(TournamentRecord)
+        .where(TournamentRecord.id == tournament_id, TournamentRecord.entrants.is_(None))
+        .values(entrants=entrants, winners=winners)
+    )

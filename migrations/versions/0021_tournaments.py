@@ -32,6 +32,8 @@ def upgrade() -> None:
         sa.Column("ends_at", UTCDateTime(), nullable=False),
         sa.Column("deals", sa.String(200), nullable=False),
         sa.Column("created_at", UTCDateTime(), nullable=False),
+        sa.Column("entrants", sa.Integer(), nullable=True),
+        sa.Column("winners", sa.String(2000), nullable=True),
         sa.ForeignKeyConstraint(
             ["kind"], ["game_kinds.kind"], name=op.f("fk_tournaments_kind_game_kinds"),
             ondelete="RESTRICT",

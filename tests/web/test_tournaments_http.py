@@ -159,6 +159,8 @@ def test_bad_deals_and_weeks_are_refused_with_nothing_stored(
     shown = client.get(f"/tournaments/{old}").text
     first = tournaments.deal_numbers(record(db, old))[0]
     assert f"#{first}" in shown and "Proved" in shown and "Play deal" not in shown
+    archived = record(db, old)  # the first look after the week kept its entrants and winners
+    assert (archived.entrants, archived.winners) == (0, "")
     assert "Past weeks" in client.get("/tournaments").text
 
 
@@ -223,3 +225,11 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
         ("p6", 5, None),
     ]  # fmt: skip
     assert shown.summary.mine is not None and shown.summary.mine.played == 2
+    # After the week: its winner, kept on its row, and the list of past weeks reads that.
+    later = found.ends_at + timedelta(hours=2)
+    over = tournaments.tournament(db=db, tournament_id=tournament_id, player_id=None, now=later)
+    assert over.summary.over and [w.player_id for w in over.summary.winners] == ["p2"]
+    assert (record(db, tournament_id).entrants, record(db, tournament_id).winners) == (6, "p2")
+    _this_week, past = tournaments.index(db=db, secret=SECRET, player_id=None, now=later)
+    kept = next(summary for summary in past if summary.id == tournament_id)
+    assert kept.entrants == 6 and [w.player_id for w in kept.winners] == ["p2"]
