@@ -73,6 +73,13 @@ def test_without_javascript_a_deal_is_entered_given_up_and_counted(
     expect(page.get_by_text("You gave it up.")).to_be_visible()
     expect(page.get_by_role("button", name="Play deal 1")).to_have_count(0)
     expect(page.locator("#standings tr.mine")).to_contain_text("1 of")
+    # My games: the game without its deal number, and the player's tournaments.
+    page.goto("/games")
+    expect(page.get_by_role("heading", name="My tournaments")).to_be_visible()
+    expect(page.locator("#my-tournaments + ul")).to_contain_text("Place 1")
+    assert not re.search(r"#\d", page.locator("table").inner_text())
+    expect(page.get_by_role("link", name="Replay")).to_have_count(0)
+    page.screenshot(path=str(artifacts / "tournament-my-games-en-1280.png"), full_page=True)
 
 
 @pytest.mark.parametrize(
