@@ -100,6 +100,8 @@ def test_the_pages_in_each_language_and_width(
     page.locator(".tournament-item h3 a").first.click()
     page.locator(".tournament-deal form button").first.click()
     expect(page.locator("#game")).to_be_visible()
+    assert not re.search(r"#\d", page.locator("#game-title").inner_text())
+    page.screenshot(path=str(artifacts / f"tournament-game-{language}-{width}.png"))
     page.go_back()
     page.reload()
     expect(page.locator("#standings tr.mine")).to_be_visible()
