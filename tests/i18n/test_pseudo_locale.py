@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
@@ -24,6 +25,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.games.freecell import rules as freecell
 from app.games.freecell.solver import solve
+from app.service import tournaments
 from app.store import Database
 from app.web import create_app
 from tests.conftest import FAST
@@ -314,10 +316,6 @@ def test_records_daily_names_and_watch_pages(pseudo: TestClient) -> None:
 
 
 def test_tournament_pages(pseudo: TestClient) -> None:
-    from datetime import UTC, datetime, timedelta
-
-    from app.service import tournaments
-
     _check(pseudo, "/tournaments")
     answer = pseudo.post("/tournaments/1/deals/1")
     game = answer.headers["location"].rsplit("/", 1)[1]
