@@ -124,6 +124,7 @@ bench: install-dev wrk fc-solve postgres redis haproxy
 	$(BIN)/python bench/stats_page.py
 	$(BIN)/python bench/solver.py
 	$(BIN)/python bench/cluster.py
+	$(BIN)/python bench/tournaments.py
 
 # Extract every message from templates and app/ into locales/messages.pot, then merge it
 # into each language's catalogue (new messages arrive empty, gone ones are dropped).

@@ -38,3 +38,9 @@ PROOF_SEARCHES: Final = {freecell.KIND.kind: freecell_proofs}
 """Games whose shipped proofs are made on a library (packed files, two bits a deal)."""
 PAR_GAME: Final = freecell.KIND.kind
 """The game whose deals have a par, the shortest line known (:mod:`app.service.pars`)."""
+TOURNAMENT_GAMES: Final = (
+    (freecell.KIND.kind, freecell.rules.DEFAULT_VARIANT),
+    (montana.KIND.kind, montana.rules.DEFAULT_VARIANT),
+)
+"""The games and variants with a weekly tournament (:mod:`app.service.tournaments`), in the
+order its page shows them."""

@@ -16,6 +16,7 @@ from app.service.model import Game, GameOver, HistoryEntry, NotBegun, utcnow
 from app.service.play import apply
 from app.service.records import load
 from app.service.solvers import Job, SolverPool, SolverThinking
+from app.service.tournament_marks import refuse_help
 from app.store import Database
 
 CHECK_WAIT: Final = 1.0
@@ -32,6 +33,7 @@ def ask_hint(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     if game.is_over:
         raise GameOver("the game is over: there is nothing to hint", "game.over")
     refuse_before_begun(game)
+    refuse_help(db, game)
     if proved_lost(game):
         # No position a deal proved impossible leads to can be won: said at once, with no
         # search (a busy machine would otherwise offer moves it is not sure of).
@@ -84,6 +86,7 @@ def winnable(*, db: Database, solvers: SolverPool, game_id: str) -> tuple[Game, 
     the answer is shown in this game only, there (never to another game on the same deal,
     nor before it was asked)."""
     game = load(db=db, game_id=game_id)
+    refuse_help(db, game)
     if game.verdict_position != game.text:
         game = apply(db=db, game_id=game.id, action=AskVerdict(), version=None).game
     job = _job("answer", game)
@@ -143,6 +146,7 @@ def solution(*, db: Database, solvers: SolverPool, game_id: str, counted: bool =
     game = load(db=db, game_id=game_id)
     if counted:
         refuse_before_begun(game)
+    refuse_help(db, game)
     result = solvers.ask(_job("answer", game), solvers.solution_wait)
     if not isinstance(result, Answer):
         raise SolverThinking

@@ -50,6 +50,7 @@ from app.service.model import (
     view,
 )
 from app.service.players import DEFAULT_SETTINGS, Settings, table_settings
+from app.service.tournament_marks import refuse_restart
 from app.store import Conflict, Database, Link, queries
 from app.store.ids import new_game_id
 from app.store.models import GameRecord
@@ -87,6 +88,7 @@ def restart(
     one transaction, so a restart is never half done. The restart names the ``version``
     it was asked on and is applied once: asked again on that version (a double click,
     eight tabs at once), it answers the game the first one dealt."""
+    refuse_restart(db, game_id)
     now = now or utcnow()
     restart_of = f"{game_id}:{version}"
     try:

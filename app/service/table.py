@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.protocol import Answer
-from app.service import proofs, race_feed
+from app.service import proofs, race_feed, tournament_marks
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
 from app.service.pars import WinPar, after_win
@@ -13,6 +13,7 @@ from app.service.players import Settings, table_settings
 from app.service.players import settings as player_settings
 from app.service.races import Seat, seat
 from app.service.solvers import SolverPool
+from app.service.tournament_marks import Mark
 from app.store import Database
 
 
@@ -32,6 +33,13 @@ class Table:
     """A game dealt for a difficulty: the fewest free cells its deal needs, proved."""
     seat: Seat | None = None
     """The game's race and its racer, read for a whole page or a game over (the banner)."""
+    tournament: Mark | None = None
+    """The weekly tournament the game is played in, if any (:mod:`.tournament_marks`)."""
+
+    @property
+    def blind(self) -> bool:
+        """A tournament game while its week runs: no deal number, no solver's help."""
+        return self.tournament is not None and self.tournament.blind()
 
 
 def table(
@@ -47,6 +55,9 @@ def table(
     ``whole``: for the whole page (not a move's part), which shows the game's race."""
     if settings is None:
         settings = player_settings(db=db, player_id=player_id, owner=game.player_id)
+    mark = tournament_marks.mark(db, game.id)
+    if mark is not None and mark.blind():  # the deal's verdict and par wait for the week's end
+        return Table(game, settings, None, None, race_feed.race_of(db, game.id), tournament=mark)
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
@@ -56,7 +67,7 @@ def table(
     seated = None
     if token and (whole or game.is_over):
         seated = seat(db=db, token=token, game_id=game.id)
-    return Table(game, settings, known, par, token, cells, seated)
+    return Table(game, settings, known, par, token, cells, seated, mark)
 
 
 def game_and_settings(

@@ -319,3 +319,4 @@ class ShareRecord(Base):
 from app.store import par_models  # noqa: E402, F401, I001  (the deals' pars, on the same metadata)
 from app.store import race_models  # noqa: E402, F401  (the races' rows, on the same metadata)
 from app.store import rating_models  # noqa: E402, F401  (the ratings, on the same metadata)
+from app.store import tournament_models  # noqa: E402, F401  (the weekly tournaments' rows)

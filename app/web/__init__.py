@@ -42,6 +42,7 @@ from app.web.routes import (
     review,
     rules,
     stats,
+    tournaments,
     watch,
 )
 from app.web.routes import settings as settings_routes
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     app.include_router(watch.router)
     app.include_router(races.router)
     app.include_router(health.router)
+    app.include_router(tournaments.router)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     errors.install(app)
     if "compression" in stock:  # Starlette's, one level for every answer

@@ -127,6 +127,9 @@ def render_game(
         seat=seat,
         race_rows=race_rows.rows(request, seat.race) if seat is not None and not fragment else [],
         fewest_cells=table.fewest_cells,
+        # A tournament game: one try, and blind while its week runs (no deal number).
+        tournament=table.tournament,
+        blind=table.blind,
         # Found once a render, paths only: the fragment names them on every form and link.
         game_url=paths(request).path_for(request, "game_page", game_id=game.id),
         action_url=paths(request).path_for(request, "game_action", game_id=game.id),

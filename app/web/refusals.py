@@ -47,6 +47,27 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "game.over": lambda p: _("The game is over: there is nothing to hint."),
     "game.not_begun": lambda p: _("This game has not begun yet: wait for the countdown to end."),
     "game.time_up": lambda p: _("The race's time is up: this game takes no more moves."),
+    # Weekly tournaments
+    "tournament.no_help": lambda p: _(
+        "No help in a tournament: hints, the winnable check and solutions come back "
+        "when its week is over."
+    ),
+    "tournament.no_restart": lambda p: _(
+        "A tournament deal is played once: it cannot be restarted."
+    ),
+    "tournament.played": lambda p: fill(
+        _("You have played tournament deal %(num)s already: one try a deal."), p
+    ),
+    "tournament.over": lambda p: _(
+        "This tournament is over: its week has ended, so no game can be started in it."
+    ),
+    "tournament.hidden": lambda p: _(
+        "A tournament game's replay, position and watch links wait until its week is over."
+    ),
+    "tournament.not_begun": lambda p: _("This tournament has not begun yet."),
+    "tournament.no_deal": lambda p: fill(
+        _("This tournament has no deal %(num)s: its deals are 1 to %(count)s."), p
+    ),
 }
 """The refusals every game shares; each game words its own (``GameKind.refusals``)."""
 

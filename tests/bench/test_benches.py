@@ -114,3 +114,11 @@ def test_ratings_runs() -> None:
     assert "Spearman(rating, true skill) = " in out
     assert "from the plain win rate: " in out
     assert "one day's period: 2,000 games" in out
+
+
+def test_tournaments_runs() -> None:
+    out = smoke("tournaments.py")
+    assert "seeded 200 entrants" in out
+    assert "table read and ranked (200 entrants)" in out
+    assert out.count("x the reference") == 3
+    assert "the table's fragment (htmx poll)" in out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import shutil
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Final
@@ -24,6 +25,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.games.freecell import rules as freecell
 from app.games.freecell.solver import solve
+from app.service import tournaments
 from app.store import Database
 from app.web import create_app
 from tests.conftest import FAST
@@ -312,3 +314,23 @@ def test_records_daily_names_and_watch_pages(pseudo: TestClient) -> None:
     _assert_marked(pseudo.post("/games", data={"kind": "montana", "variant": "x", "winnable": "1"}))
     _assert_marked(pseudo.post("/games", data={"kind": "freecell", "winnable": "2"}))
     _assert_marked(pseudo.post("/daily", data={"kind": "chess"}))
+
+
+def test_tournament_pages(pseudo: TestClient) -> None:
+    _check(pseudo, "/tournaments")
+    answer = pseudo.post("/tournaments/1/deals/1")
+    game = answer.headers["location"].rsplit("/", 1)[1]
+    for url in ("/tournaments/1", f"/games/{game}", "/games"):
+        _check(pseudo, url)
+    _check(pseudo, "/tournaments/1", **HX, **{"HX-Target": "standings-rows"})
+    _assert_marked(pseudo.post(f"/games/{game}/hint", headers=HX))
+    _check(pseudo, f"/games/{game}/replay")
+    act(pseudo, game, "resign", 0)
+    _check(pseudo, f"/games/{game}")
+    for bad in ("/tournaments/1/deals/1", "/tournaments/1/deals/12", "/tournaments/99/deals/1"):
+        _assert_marked(pseudo.post(bad))
+    db = pseudo.app.state.db  # type: ignore[attr-defined]
+    old = tournaments.ensure_week(db=db, secret="s", now=datetime.now(UTC) - timedelta(14))[0]
+    _check(pseudo, f"/tournaments/{old}")
+    _assert_marked(pseudo.post(f"/tournaments/{old}/deals/1"))
+    _check(pseudo, "/tournaments")

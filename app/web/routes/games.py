@@ -18,7 +18,7 @@ from app import i18n, service, transfers
 from app.games import KINDS
 from app.i18n import gettext as _
 from app.rules.protocol import Action
-from app.service import deals, pars
+from app.service import deals, pars, tournament_marks, tournaments
 from app.service.solvers import SolverPool
 from app.store import Database
 from app.web import my_games as web_my_games
@@ -83,6 +83,8 @@ def my_games(
         transfer_hours=int(transfers.LIFETIME.total_seconds()) // 3600,
         display_name=shown.display_name,
         rated=shown.rated,
+        my_tournaments=tournaments.history(db=db, player_id=player),
+        blind_games=tournaments.blind_games(db=db, player_id=player),
         settings=page_settings(request),
     )
 
@@ -379,6 +381,7 @@ def game_replay(
 ) -> Response:
     """Step through the history from the deal (where it opens), a window of steps at a
     time; every step is a plain link."""
+    tournament_marks.refuse_while_blind(db, game_id)
     steps = service.replay_window(db=db, game_id=game_id, step=max(step, 0))
     url = paths(request).path_for(request, "game_replay", game_id=game_id)
     return steps_page(request, steps, url)
@@ -439,6 +442,7 @@ def game_position(
     """The game's position as board text; ``step``: the position after replay step N (as
     the replay numbers its steps, 0: the deal), so any moment of a game can be pasted into
     another solver. A step past the last is the last."""
+    tournament_marks.refuse_while_blind(db, game_id)
     if step is None:
         return PlainTextResponse(service.load(db=db, game_id=game_id).position.to_text())
     steps = service.replay_window(db=db, game_id=game_id, step=step, size=1)

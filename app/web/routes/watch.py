@@ -8,7 +8,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import RedirectResponse, Response
 
 from app import service
-from app.service import shares
+from app.service import shares, tournament_marks
 from app.store import Database
 from app.web.deps import DatabaseDep
 from app.web.errors import too_many_words
@@ -24,6 +24,7 @@ router = APIRouter()
 @router.get("/games/{game_id}/share", name="share_page")
 def share_page(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """The game's watch link, if it has one, with the forms to make or revoke it."""
+    tournament_marks.refuse_while_blind(db, game_id)
     return _share_page(request, db, game_id)
 
 
@@ -54,6 +55,7 @@ def share_game(request: Request, db: DatabaseDep, player: PlayerDep, game_id: st
         request.app.state.throttle.check(request, player, "write")
     except TooManyRequests as slowed:
         return _share_page(request, db, game_id, slowed)
+    tournament_marks.refuse_while_blind(db, game_id)
     shares.share(db=db, game_id=game_id)
     return RedirectResponse(request.url_for("share_page", game_id=game_id).path, status_code=303)
 
