@@ -82,8 +82,8 @@ class Settings(BaseSettings):
     less its reserve (:func:`stream_room`); more than that is refused at start: streams
     never take the connections a move needs."""
     race_streams_per_address: int = 32
-    """Races' event streams one address may hold open at once (0: no cap); never more than
-    ``MAX_CONNECTIONS_PER_ADDRESS`` less its reserve (that address's moves need one too)."""
+    """Races' event streams one address may hold open at once (0: no cap beyond the
+    server's own); the proxy in front caps an address's connections."""
     race_stream_interval_ms: int = 50
     """A race's changes within this many milliseconds reach its live pages together: what
     its streams cost stays bounded however fast its racers move."""
@@ -119,14 +119,9 @@ def stream_room(max_connections: int) -> int:
 
 def race_stream_caps(settings: Settings) -> tuple[int, int]:
     """Race streams a server holds, in all and from one address (0: no cap)."""
-    per_address, connections = (
-        settings.race_streams_per_address,
-        settings.max_connections_per_address,
-    )
-    if connections:
-        room = stream_room(connections)
-        per_address = min(per_address, room) if per_address else room
-    return settings.race_streams or stream_room(settings.max_connections), per_address
+    room = settings.race_streams or stream_room(settings.max_connections)
+    per_address = settings.race_streams_per_address
+    return room, min(per_address, room) if per_address else room
 
 
 STOCK_PARTS: Final = frozenset(

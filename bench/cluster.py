@@ -45,7 +45,6 @@ SETTINGS = {
         for who in ("PLAYER", "ADDRESS")
     },
     "RACE_STREAMS_PER_ADDRESS": "0",
-    "MAX_CONNECTIONS_PER_ADDRESS": "0",
     "BASE_URL": "",  # wrk's Host names a server too: no host is refused
 }
 

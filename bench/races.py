@@ -65,7 +65,6 @@ def serve(database_url: str) -> tuple[subprocess.Popen[bytes], str]:
         **os.environ,
         "DATABASE_URL": database_url,
         "SECRET_KEY": "bench",
-        "MAX_CONNECTIONS_PER_ADDRESS": "0",
         "RACE_STREAMS_PER_ADDRESS": "0",
         **{
             f"RATE_LIMIT_{cost}{who}": "1000000/second"

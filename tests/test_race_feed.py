@@ -226,9 +226,7 @@ def test_streams_always_leave_connections_for_moves() -> None:
     from app.config import Settings, race_stream_caps
 
     assert race_stream_caps(Settings()) == (800, 32)  # 1,000 connections less a fifth
-    assert race_stream_caps(Settings(max_connections=40, max_connections_per_address=20)) == (
-        30,
-        10,
-    )
+    assert race_stream_caps(Settings(max_connections=40, race_streams_per_address=0)) == (30, 30)
+    assert race_stream_caps(Settings(max_connections=40)) == (30, 30)
     with pytest.raises(ValidationError, match="at most 800"):
         Settings(race_streams=1000)

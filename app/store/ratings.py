@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime
 from typing import NamedTuple, TypeVar, cast
 
-from sqlalchemy import CompoundSelect, Table, delete, func, insert, select, union
+from sqlalchemy import CompoundSelect, Select, Table, delete, func, insert, select, union
 from sqlalchemy.orm import Session
 
 from app.store.models import GameRecord
@@ -18,6 +18,7 @@ from app.store.rating_models import (
     RatingRecord,
     Subject,
 )
+from app.store.tournament_models import TournamentGameRecord, TournamentRecord
 
 RATINGS = cast(Table, RatingRecord.__table__)
 HISTORY = cast(Table, RatingHistoryRecord.__table__)
@@ -53,7 +54,26 @@ def excluded_game_ids() -> CompoundSelect[tuple[str | None]]:
     (a race has its own result). Tournament games, until their week ends, join this union:
     every rating period reads its exclusions here and nowhere else. No part may yield NULL
     (``NOT IN`` a set holding NULL keeps nothing)."""
-    return union(select(RacerRecord.game_id).where(RacerRecord.game_id.is_not(None)))
+    return union(
+        select(RacerRecord.game_id).where(RacerRecord.game_id.is_not(None)),
+        select(TournamentGameRecord.game_id),  # rated once their week is over (below)
+    )
+
+
+def _week_ended(start: datetime, end: datetime) -> Select[str]:
+    """Tournament games whose week ends in ``(start, end]``: the period holding a week's
+    last day rates that week's games, finished (and unassisted) before the week's end."""
+    ended = (
+        select(TournamentGameRecord.game_id)
+        .join(TournamentRecord, TournamentRecord.id == TournamentGameRecord.tournament_id)
+        .join(GameRecord, GameRecord.id == TournamentGameRecord.game_id)
+        .where(
+            TournamentRecord.ends_at > start,
+            TournamentRecord.ends_at <= end,
+            GameRecord.finished_at < TournamentRecord.ends_at,
+        )
+    )
+    return ended
 
 
 def _finished(kind: str, variant: str, start: datetime, end: datetime) -> list[object]:
@@ -74,13 +94,29 @@ def period_games(
 ) -> list[PeriodGame]:
     """The games a period rates: finished in ``[start, end)``, unassisted, not excluded
     (:func:`excluded_game_ids`), in the order they finished."""
+    columns = (
+        GameRecord.id,
+        GameRecord.player_id,
+        GameRecord.deal,
+        GameRecord.result,
+        GameRecord.finished_at,
+    )
     rows = session.execute(
-        select(GameRecord.id, GameRecord.player_id, GameRecord.deal, GameRecord.result)
+        select(*columns)
         .where(*_finished(kind, variant, start, end))  # type: ignore[arg-type]
         .where(GameRecord.id.not_in(excluded_game_ids()))
-        .order_by(GameRecord.finished_at, GameRecord.id)
+        .union_all(
+            select(*columns).where(
+                GameRecord.kind == kind,
+                GameRecord.variant == variant,
+                GameRecord.result.is_not(None),
+                GameRecord.hints_used == 0,
+                GameRecord.id.in_(_week_ended(start, end)),
+            )
+        )
+        .order_by("finished_at", "id")
     )
-    return [PeriodGame(id_, player, deal, result == "won") for id_, player, deal, result in rows]
+    return [PeriodGame(id_, player, deal, result == "won") for id_, player, deal, result, _ in rows]
 
 
 def finished_count(session: Session, kind: str, variant: str, end: datetime) -> int:

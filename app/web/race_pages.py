@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from fastapi import Request
@@ -44,8 +43,6 @@ page shows several boards), htmx's requests, the form's fields, the places' name
 _boards = Kept[tuple[object, ...], str](
     "race boards", BOARDS_KEPT_BYTES, lambda k, v: text_size(v, *(str(p) for p in k))
 )
-
-
 
 
 def board_label(racer: races.Racer) -> str:

@@ -24,7 +24,8 @@ from app import i18n
 from app.service import races
 from app.service.model import utcnow
 from app.service.race_feed import Feed, Parts, Watch
-from app.web.race_pages import rows, said, small_board
+from app.web.race_pages import said, small_board
+from app.web.race_rows import rows
 
 BOARD_SECONDS: Final = 0.5
 """A racer's small board goes at most once in this many seconds (always with the table)."""

@@ -14,7 +14,7 @@ from alembic import op
 from app.store.models import UTCDateTime
 
 revision = "0021"
-down_revision = "0016"
+down_revision = "0020"
 branch_labels = None
 depends_on = None
 

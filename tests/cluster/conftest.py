@@ -23,7 +23,6 @@ TEST_SETTINGS = {
         for who in ("PLAYER", "ADDRESS")
     },
     "RACE_STREAMS_PER_ADDRESS": "0",
-    "MAX_CONNECTIONS_PER_ADDRESS": "0",
 }
 
 

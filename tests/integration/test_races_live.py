@@ -188,9 +188,7 @@ def test_moves_go_on_while_streams_hold_every_place_they_may(
 ) -> None:
     """Streams never take the connections a move needs: at their cap (MAX_CONNECTIONS
     less its reserve) one more is refused, and moves are answered."""
-    found = site(
-        MAX_CONNECTIONS="40", RACE_STREAMS_PER_ADDRESS="0", MAX_CONNECTIONS_PER_ADDRESS="0"
-    )
+    found = site(MAX_CONNECTIONS="40", RACE_STREAMS_PER_ADDRESS="0")
     racer = httpx.Client(base_url=found.url, timeout=WAIT)
     race = racer.post("/races", data={"kind": "freecell", "deal": "1"}).headers["location"]
     assert racer.post(f"{race}/start").status_code == 303

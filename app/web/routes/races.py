@@ -20,8 +20,8 @@ from app.web.my_games import MAX_PAGE
 from app.web.new_race import RaceFields
 from app.web.pages import steps_page
 from app.web.players import PlayerDep, remember_player, see_other
-from app.web.templating import paths
 from app.web.routes.home import home_page
+from app.web.templating import paths
 from app.web.throttle import limited
 
 router = APIRouter(prefix="/races")

@@ -12,7 +12,7 @@ from fastapi.responses import RedirectResponse, Response
 
 from app import service
 from app.i18n import gettext as _
-from app.service import pars, shares
+from app.service import pars, shares, tournament_marks
 from app.service import review as reviews
 from app.service.commands import CountHint
 from app.store import Database
@@ -62,6 +62,7 @@ def game_review(
 ) -> Response:
     """The review as far as it is known; with htmx, the ``#replay`` fragment, which asks
     again every second until every verdict is in."""
+    tournament_marks.refuse_while_blind(db, game_id)  # a review is help, and names the deal
     game = service.load(db=db, game_id=game_id)
     if game.version and not _allowed(game, counted):
         return render(request, "review_ask.html", game=game, settings=page_settings(request))
@@ -74,6 +75,7 @@ def game_review(
 )
 def review_in_play(request: Request, db: DatabaseDep, game_id: str) -> Response:
     """The player chose to review a game in play: it counts as a hint (assisted)."""
+    tournament_marks.refuse_while_blind(db, game_id)
     game = service.apply(db=db, game_id=game_id, action=CountHint(), version=None).game
     url = request.url_for("game_review", game_id=game_id).include_query_params(counted=game.version)
     return RedirectResponse(url, status_code=303)
@@ -94,6 +96,7 @@ def review_practice(
     """Try again from here: a new game of the same deal at the position after replay step
     ``step`` (a step of the moves in force: the one before the turning point), counted
     as assisted."""
+    tournament_marks.refuse_while_blind(db, game_id)
     player_id = service.ensure_player(db=db, player_id=player)
     try:
         game = reviews.practice(db=db, game_id=game_id, step=step, player_id=player_id)
