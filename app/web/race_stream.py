@@ -11,9 +11,12 @@ open, and a server closing its streams ends each cleanly: the browser reconnects
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Final
 
 from starlette.requests import Request
@@ -21,11 +24,14 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from app import i18n
-from app.service import races
+from app.service import race_feed, races
 from app.service.model import utcnow
 from app.service.race_feed import Feed, Parts, Watch
+from app.store import Database
 from app.web.race_pages import said, small_board
 from app.web.race_rows import rows
+
+_Handler = Callable[[int, FrameType | None], object]
 
 BOARD_SECONDS: Final = 0.5
 """A racer's small board goes at most once in this many seconds (always with the table)."""
@@ -166,3 +172,23 @@ class RaceStream(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             self.feed.unsubscribe(self.watch)
+
+
+def end_on_exit_signals(db: Database) -> None:
+    """A server asked to stop (SIGTERM, SIGINT) ends its race streams at once, before
+    draining: uvicorn waits for open answers before the app's lifespan ends, so streams
+    would hold a restart to the end of its grace. The server's own handler still runs
+    after (chained through :func:`signal.getsignal`, nothing of the server's touched).
+    Only where signals can be heard: the main thread of a serving process."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in (signal.SIGTERM, signal.SIGINT):
+        before = signal.getsignal(number)
+        if not callable(before) or before is signal.default_int_handler:
+            continue  # no server's handler to chain: nothing serves from this thread
+
+        def ending(signum: int, frame: FrameType | None, before: _Handler = before) -> None:
+            race_feed.close_streams(db)  # thread-safe: the loop ends them
+            before(signum, frame)
+
+        signal.signal(number, ending)

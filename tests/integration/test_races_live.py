@@ -4,8 +4,10 @@ worker killed mid-race loses nothing."""
 
 from __future__ import annotations
 
+import os
 import queue
 import re
+import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -204,3 +206,22 @@ def test_moves_go_on_while_streams_hold_every_place_they_may(
         assert answer.status_code == 303
     for stream in streams:
         stream.wait_for(lambda name, data: name == "racers" and 'data-version="6"' in data)
+
+
+def test_a_stopping_server_ends_its_streams_before_draining(
+    start_server: Callable[..., Server],
+) -> None:
+    """SIGTERM: the server's open streams end at once (their pages reconnect to another
+    server after the stream's retry), so the server drains and exits; without it, uvicorn
+    (no grace set here) would wait for the streams for as long as their clients stay."""
+    server = start_server()
+    one = httpx.Client(base_url=server.url, timeout=WAIT)
+    race = one.post("/races", data={"kind": "freecell", "deal": "1"}).headers["location"]
+    stream = Stream(f"{server.url}{race}/events")
+    stream.wait_for(lambda name, _: name == "racers")
+    os.killpg(server.process.pid, signal.SIGTERM)
+    started = time.monotonic()
+    server.process.wait(WAIT / 2)  # well before the stream's own client would give up
+    stream.thread.join(WAIT / 2)
+    assert not stream.thread.is_alive()
+    assert time.monotonic() - started < WAIT / 2
