@@ -340,10 +340,12 @@
     const place = document.getElementById(where.place);
     if (!place) return;
     const count = Number(where.count) || 1;
-    const cards = place.matches("[data-cell]") ? [place] : $$("[data-cell], .fc-card", place).slice(-count);
+    const faces = hooks().cards || "none"; // the game's own cards (its script registers them)
+    const cards = place.matches(faces) ? [place] : $$(faces, place).slice(-count);
     cards.forEach((card) => card.setAttribute("data-last-move", ""));
   }
-  markLastMove();
+  // After every deferred script: the game's own script has registered its cards by then.
+  document.addEventListener("DOMContentLoaded", markLastMove);
   document.addEventListener("htmx:afterSettle", markLastMove);
 
   // -- motion: a card glides from where it was to where it went ---------------------------

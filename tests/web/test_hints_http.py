@@ -106,7 +106,7 @@ def test_still_winnable_answers_at_once_and_later_with_the_verdict(
     first = client.get(f"/games/{game_id}?check=1", headers=HX)
     assert first.status_code == 200
     assert "Still thinking" in first.text  # (had it waited for the proof, it would say "No")
-    assert "No: this deal cannot be won" in verdict(client, game_id, **HX)
+    assert "No: this game can no longer be won" in verdict(client, game_id, **HX)  # past the deal
     game = service.load(db=client.app.state.db, game_id=game_id)  # type: ignore[attr-defined]
     solvers = client.app.state.solvers  # type: ignore[attr-defined]
     assert service.known_answer(solvers, game) is not None  # kept for the page, no search
