@@ -398,8 +398,10 @@ def game_solution(
 ) -> Response:
     """Step through the solver's line from the current position (nothing is played). A
     GET changes nothing: a game in play with no help counted yet is first asked whether
-    to see it (:func:`count_solution` counts it)."""
-    if step is None and not service.load(db=db, game_id=game_id).is_over:
+    to see it (:func:`count_solution` counts it); a blind tournament game is refused."""
+    game = service.load(db=db, game_id=game_id)
+    tournament_marks.refuse_help(db, game)
+    if step is None and not game.is_over:
         return _solution_asked(request, db, game_id)
     if not service.solution_known(db=db, solvers=solvers, game_id=game_id):
         request.app.state.throttle.check(request, player, "search")  # a look that searches
