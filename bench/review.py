@@ -35,7 +35,7 @@ from app.games.freecell import rules as freecell
 from app.games.montana import explain as montana_explain
 from app.games.montana import hints as montana_hints
 from app.games.montana import rules as montana
-from app.rules.protocol import Answer, Position
+from app.rules.protocol import Answer, Position, Searches
 from app.service import proofs, review
 from app.service.model import Game, HistoryEntry
 from app.service.solvers import Job, SolverPool
@@ -116,7 +116,7 @@ def reference(pool: SolverPool, kind: str, position: Position) -> float:
 
 def freecell_games(count: int, pool: SolverPool, rng: random.Random) -> list[str]:
     searches = freecell_hints.FreeCellSearches()
-    times, refs, found, checked, never = [], [], 0, 0, 0
+    tally = Tally()
     made = 0
     while made < count:
         deal = rng.randint(1, 32_000)
@@ -137,25 +137,13 @@ def freecell_games(count: int, pool: SolverPool, rng: random.Random) -> list[str
         made += 1
         if made % 25 == 0:
             print(f"  freecell {made}/{count}", file=sys.stderr, flush=True)
-        game, entries = game_of("freecell", "standard", deal, moves)
-        seconds, work = timed_review(pool, game, entries)
-        refs.append(reference(pool, "freecell", start))
-        times.append(seconds)
-        if work.never:
-            never += 1
-        if work.turning:
-            found += 1
-            point = work.turning[0]
-            stops = work.stops
-            before = searches.answer(stops[point.index - 1].position, CHECK_MS)
-            after = searches.answer(stops[point.index].position, CHECK_MS)
-            checked += before.verdict == "solved" and after.verdict == "unsolvable"
-    return report("FreeCell", count, times, refs, found, checked, never)
+        tally.add(pool, searches, game_of("freecell", "standard", deal, moves), start)
+    return tally.report("FreeCell", count)
 
 
 def montana_rounds(count: int, pool: SolverPool, rng: random.Random) -> list[str]:
     searches = montana_hints.MontanaSearches()
-    times, refs, found, checked, never = [], [], 0, 0, 0
+    tally = Tally()
     made = 0
     while made < count:
         deal = rng.randint(1, 32_000)
@@ -169,36 +157,48 @@ def montana_rounds(count: int, pool: SolverPool, rng: random.Random) -> list[str
         made += 1
         if made % 25 == 0:
             print(f"  montana {made}/{count}", file=sys.stderr, flush=True)
-        game, entries = game_of("montana", "expert", deal, moves)
+        tally.add(pool, searches, game_of("montana", "expert", deal, moves), start)
+    return tally.report("Montana Expert (first rounds)", count)
+
+
+class Tally:
+    """The reviews of one family's lost games: their times, the reference's, and how many
+    turning points were found and confirmed by searches of their own."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self.refs: list[float] = []
+        self.found = self.checked = self.never = 0
+
+    def add(
+        self, pool: SolverPool, searches: Searches, made: tuple[Game, list[HistoryEntry]],
+        start: Position,
+    ) -> None:  # fmt: skip
+        game, entries = made
         seconds, work = timed_review(pool, game, entries)
-        refs.append(reference(pool, "montana", start))
-        times.append(seconds)
-        if work.never:
-            never += 1
+        self.refs.append(reference(pool, game.kind, start))
+        self.times.append(seconds)
+        self.never += bool(work.never)
         if work.turning:
-            found += 1
+            self.found += 1
             point = work.turning[0]
             before = searches.answer(work.stops[point.index - 1].position, CHECK_MS)
             after = searches.answer(work.stops[point.index].position, CHECK_MS)
-            checked += before.verdict == "solved" and after.verdict == "unsolvable"
-    return report("Montana Expert (first rounds)", count, times, refs, found, checked, never)
+            self.checked += before.verdict == "solved" and after.verdict == "unsolvable"
 
-
-def report(
-    name: str, count: int, times: list[float], refs: list[float], found: int, checked: int,
-    never: int,
-) -> list[str]:  # fmt: skip
-    p95 = sorted(times)[max(0, -(-95 * len(times) // 100) - 1)]  # nearest rank
-    lost = count - never
-    ratio = p95 / max(statistics.median(refs), 1e-3)
-    return [
-        f"{name}: {count} lost games reviewed, turning point found for {found}/{lost} "
-        f"({100 * found / max(lost, 1):.1f} %; {never} never winnable), "
-        f"checked winnable before and lost after: {checked}/{found}",
-        f"  review time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
-        f"slowest {max(times):.2f} s; reference (one verdict of the deal, cold) median "
-        f"{statistics.median(refs):.2f} s: review p95 = {ratio:.1f}× it",
-    ]
+    def report(self, name: str, count: int) -> list[str]:
+        times, refs, found = self.times, self.refs, self.found
+        p95 = sorted(times)[max(0, -(-95 * len(times) // 100) - 1)]  # nearest rank
+        lost = count - self.never
+        ratio = p95 / max(statistics.median(refs), 1e-3)
+        return [
+            f"{name}: {count} lost games reviewed, turning point found for {found}/{lost} "
+            f"({100 * found / max(lost, 1):.1f} %; {self.never} never winnable), "
+            f"checked winnable before and lost after: {self.checked}/{found}",
+            f"  review time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
+            f"slowest {max(times):.2f} s; reference (one verdict of the deal, cold) median "
+            f"{statistics.median(refs):.2f} s: review p95 = {ratio:.1f}× it",
+        ]
 
 
 def facts(count: int, rng: random.Random) -> list[str]:
