@@ -15,6 +15,7 @@ from app.rules.protocol import IllegalMoveError
 from app.service.model import Game, utcnow
 from app.store import Database
 from app.store import tournaments as rows
+from app.store.ids import GAME_ID_SHAPE
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,12 +42,19 @@ _MARKS: Final = Kept[str, Mark]("tournament marks", 1 << 20, lambda key, mark: t
 
 
 def mark(db: Database, game_id: str) -> Mark | None:
-    """The tournament ``game_id`` is played in, if any."""
+    """The tournament ``game_id`` is played in, if any. Kept only for stored games, so a
+    flood of made-up ids neither reaches the cache nor (when no id has that shape) the
+    database."""
     found = _MARKS.get(game_id)
     if found is None:
+        if not GAME_ID_SHAPE.fullmatch(game_id):
+            return None
         with db.read() as session:
-            row = rows.game_of(session, game_id)
-        found = Mark(row[0].id, row[1], row[0].ends_at) if row is not None else NONE
+            entry = rows.game_of(session, game_id)
+        if entry is None:
+            return None
+        tournament = entry.tournament
+        found = NONE if tournament is None else Mark(tournament.id, entry.k, tournament.ends_at)
         _MARKS.put(game_id, found)
     return None if found is NONE else found
 

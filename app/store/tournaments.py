@@ -125,14 +125,23 @@ def entered(session: Session, player_id: str, limit: int) -> Sequence[Tournament
     ).all()
 
 
-def game_of(session: Session, game_id: str) -> tuple[TournamentRecord, int] | None:
-    """The tournament a game is played in and which of its deals, if any."""
+class GameEntry(NamedTuple):
+    """A stored game's place in the tournaments: ``tournament`` is None for a game in none."""
+
+    tournament: TournamentRecord | None
+    k: int
+
+
+def game_of(session: Session, game_id: str) -> GameEntry | None:
+    """The tournament a stored game is played in and which of its deals; None when no game
+    has this id (so that only ids of stored games are ever kept)."""
     row = session.execute(
-        select(TournamentRecord, TournamentGameRecord.k)
-        .join(TournamentGameRecord, TournamentGameRecord.tournament_id == TournamentRecord.id)
-        .where(TournamentGameRecord.game_id == game_id)
+        select(GameRecord.id, TournamentRecord, TournamentGameRecord.k)
+        .outerjoin(TournamentGameRecord, TournamentGameRecord.game_id == GameRecord.id)
+        .outerjoin(TournamentRecord, TournamentRecord.id == TournamentGameRecord.tournament_id)
+        .where(GameRecord.id == game_id)
     ).first()
-    return (row[0], row[1]) if row is not None else None
+    return GameEntry(row[1], row[2] or 0) if row is not None else None
 
 
 def running_games(session: Session, player_id: str, now: datetime) -> Sequence[str]:

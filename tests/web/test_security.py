@@ -111,7 +111,7 @@ def test_unknown_ids_get_the_same_404(client: TestClient, game_id: str) -> None:
     start(client)
     for url in (f"/games/{game_id}", f"/games/{game_id}/position", f"/games/{game_id}/replay"):
         response = client.get(url)
-        assert response.status_code == 404
+        assert response.status_code == 404, (url, response.text[-2000:])
         assert "There is no game at this address" in response.text
 
 
@@ -357,3 +357,18 @@ def test_searches_are_rate_limited_per_player(client: TestClient, app: FastAPI) 
     assert client.post(f"/games/{game_id}/solution", headers=HX).status_code == 303
     steps = [client.get(f"/games/{game_id}/solution?step={n}").status_code for n in range(5)]
     assert steps == [200] * 5  # stepping through the kept line is not asking again
+
+
+def test_a_nul_byte_in_any_address_is_refused_not_failed(client: TestClient, app: FastAPI) -> None:
+    """PostgreSQL refuses text holding a NUL byte: no route may hand one to the store (a
+    503 "try again" for an address that can never name anything)."""
+    start(client)
+    seen = 0
+    for path, operations in app.openapi()["paths"].items():
+        if "{" not in path or "get" not in operations:
+            continue
+        url = re.sub(r"\{[^}]+\}", "%00", path)
+        response = client.get(url)
+        assert 400 <= response.status_code < 500, (url, response.status_code)
+        seen += 1
+    assert seen >= 10
