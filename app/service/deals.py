@@ -9,6 +9,7 @@ hint, no solution seen) first.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -128,13 +129,18 @@ def deal_number(kind: str, variant: str | None, text: str) -> int:
     )
 
 
-def deal_records(*, db: Database, kind: str, variant: str | None, deal: int) -> DealRecords:
+def deal_records(
+    *, db: Database, kind: str, variant: str | None, deal: int, now: datetime | None = None
+) -> DealRecords:
+    """The deal's records: its games but those of a tournament whose week still runs."""
     rules, variant = checked(kind, variant, deal)
     in_rounds = bool(game_kind(kind).other_actions(rules.new_game(deal, variant)))
+    now = now or utcnow()
     with db.read() as session:
-        played, won = records.deal_counts(session, kind, variant, deal)
-        by_moves = records.deal_wins(session, kind, variant, deal, "moves", TOP) if won else []
-        by_time = records.deal_wins(session, kind, variant, deal, "time", TOP) if won else []
+        played, won = records.deal_counts(session, kind, variant, deal, now)
+        wins = functools.partial(records.deal_wins, session, kind, variant, deal)
+        by_moves = wins("moves", TOP, now) if won else []
+        by_time = wins("time", TOP, now) if won else []
     verdict = proofs.proofs(kind, variant).verdict(deal)
     has_cells = (kind, variant) == CELLS_GAME
     cells = proofs.fewest_cells(deal) if has_cells else None
@@ -149,13 +155,14 @@ def today(now: datetime | None = None) -> date:
 
 
 def daily(*, db: Database, player_id: str | None, now: datetime | None = None) -> Daily:
+    now = now or utcnow()
     day = today(now)
     with db.read() as session:
-        counts = records.daily_counts(session, day)
-        tables = [_table(session, kind, variant, day, counts) for kind, variant in _variants()]
+        counts = records.daily_counts(session, day, now)
+        tables = [_table(session, kind, v, day, counts, now) for kind, v in _variants()]
         before = day - timedelta(days=1)
-        counts = records.daily_counts(session, before)
-        yesterday = [_table(session, k, v, before, counts) for k, v in _variants()]
+        counts = records.daily_counts(session, before, now)
+        yesterday = [_table(session, k, v, before, counts, now) for k, v in _variants()]
         won = records.daily_days_won(session, player_id, STREAK_DAYS) if player_id else []
         mine = (
             [view(row) for row in records.daily_games(session, player_id, day)] if player_id else []
@@ -188,12 +195,13 @@ def _table(
     variant: str,
     day: date,
     counts: dict[tuple[str, str, int], tuple[int, int]],
+    now: datetime,
 ) -> DailyTable:
     deal = proofs.daily_deal(kind, variant, day)
     if deal is None:
         return DailyTable(kind, variant, day, None, 0, 0, [])
     played, won = counts.get((kind, variant, deal), (0, 0))
-    wins = records.daily_wins(session, kind, variant, day, deal, TOP) if won else []
+    wins = records.daily_wins(session, kind, variant, day, deal, TOP, now) if won else []
     return DailyTable(kind, variant, day, deal, played, won, wins)
 
 

@@ -18,6 +18,7 @@ from sqlalchemy import ColumnElement, Select, Table, bindparam, delete, func, se
 from sqlalchemy.orm import Session
 
 from app.store.models import DAILY, WON, GameRecord, PlayerRecord, ShareRecord
+from app.store.tournament_models import TournamentGameRecord, TournamentRecord
 
 Order = Literal["moves", "time"]
 
@@ -35,12 +36,25 @@ class Win:
 
 GAMES = cast(Table, GameRecord.__table__)
 PLAYERS = cast(Table, PlayerRecord.__table__)
+_ENTRIES = cast(Table, TournamentGameRecord.__table__)
+_TOURNAMENTS = cast(Table, TournamentRecord.__table__)
+PUBLIC: Final = ~(
+    select(_ENTRIES.c.game_id)
+    .join(_TOURNAMENTS, _TOURNAMENTS.c.id == _ENTRIES.c.tournament_id)
+    .where(_ENTRIES.c.game_id == GAMES.c.id, _TOURNAMENTS.c.ends_at > bindparam("now"))
+    .exists()
+)
+"""A game public records may show: not a game of a tournament whose week still runs (at
+``now``). A tournament is blind until its week ends, its games then count as any other.
+Every record of a deal reads the games through it (one probe of the unique index on
+``tournament_games.game_id`` a game)."""
 Scope = Literal["deal", "daily"]
 _SCOPES: Final[dict[Scope, tuple[ColumnElement[bool], ...]]] = {
     "deal": (
         GAMES.c.kind == bindparam("kind"),
         GAMES.c.variant == bindparam("variant"),
         GAMES.c.deal == bindparam("deal"),
+        PUBLIC,
     ),
     # The deal too: the proofs shipped may change within a day, and with them its deal.
     "daily": (
@@ -48,6 +62,7 @@ _SCOPES: Final[dict[Scope, tuple[ColumnElement[bool], ...]]] = {
         GAMES.c.kind == bindparam("kind"),
         GAMES.c.variant == bindparam("variant"),
         GAMES.c.deal == bindparam("deal"),
+        PUBLIC,
     ),
 }
 """A deal's games, or a day's deal of the day's: each statement is made once (made anew
@@ -102,40 +117,48 @@ def _wins(
     return found
 
 
-def deal_counts(session: Session, kind: str, variant: str, deal: int) -> tuple[int, int]:
-    """Games played (started) and won on this deal."""
-    return _counts(session, "deal", {"kind": kind, "variant": variant, "deal": deal})
+def deal_counts(
+    session: Session, kind: str, variant: str, deal: int, now: datetime
+) -> tuple[int, int]:
+    """Games played (started) and won on this deal, of those shown at ``now``
+    (:data:`PUBLIC`)."""
+    return _counts(session, "deal", {"kind": kind, "variant": variant, "deal": deal, "now": now})
 
 
 def deal_wins(
-    session: Session, kind: str, variant: str, deal: int, order: Order, limit: int
+    session: Session, kind: str, variant: str, deal: int, order: Order, limit: int, now: datetime
 ) -> list[Win]:
-    return _wins(session, "deal", {"kind": kind, "variant": variant, "deal": deal}, order, limit)
+    keys = {"kind": kind, "variant": variant, "deal": deal, "now": now}
+    return _wins(session, "deal", keys, order, limit)
 
 
 DAILY_COUNTS = (
     select(GAMES.c.kind, GAMES.c.variant, GAMES.c.deal, GAMES.c.status, func.count())
-    .where(DAILY, GAMES.c.daily_on == bindparam("day"))
+    .where(DAILY, GAMES.c.daily_on == bindparam("day"), PUBLIC)
     .group_by(GAMES.c.kind, GAMES.c.variant, GAMES.c.deal, GAMES.c.status)
 )
 """Every table of a day at once, on ``ix_games_daily`` alone (one statement, not one a
 game and variant: the daily page has a table for each)."""
 
 
-def daily_counts(session: Session, day: date) -> dict[tuple[str, str, int], tuple[int, int]]:
+def daily_counts(
+    session: Session, day: date, now: datetime
+) -> dict[tuple[str, str, int], tuple[int, int]]:
     """Games started as ``day``'s deals of the day, and won, by game, variant and deal
-    (a day whose deal changed has two)."""
+    (a day whose deal changed has two), of those shown at ``now``."""
     found: dict[tuple[str, str, int], tuple[int, int]] = {}
-    for kind, variant, deal, status, count in session.execute(DAILY_COUNTS, {"day": day}):
+    for kind, variant, deal, status, count in session.execute(
+        DAILY_COUNTS, {"day": day, "now": now}
+    ):
         played, won = found.get((kind, variant, deal), (0, 0))
         found[kind, variant, deal] = (played + count, won + (count if status == "won" else 0))
     return found
 
 
 def daily_wins(
-    session: Session, kind: str, variant: str, day: date, deal: int, limit: int
+    session: Session, kind: str, variant: str, day: date, deal: int, limit: int, now: datetime
 ) -> list[Win]:
-    keys = {"day": day, "kind": kind, "variant": variant, "deal": deal}
+    keys = {"day": day, "kind": kind, "variant": variant, "deal": deal, "now": now}
     return _wins(session, "daily", keys, "moves", limit)
 
 

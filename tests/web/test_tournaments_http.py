@@ -8,7 +8,7 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from app.games import CELLS_GAME, TOURNAMENT_GAMES
 from app.service import proofs, tournaments
@@ -233,3 +233,32 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
     _this_week, past = tournaments.index(db=db, secret=SECRET, player_id=None, now=later)
     kept = next(summary for summary in past if summary.id == tournament_id)
     assert kept.entrants == 6 and [w.player_id for w in kept.winners] == ["p2"]
+
+
+def test_a_running_weeks_games_stay_out_of_public_records(client: TestClient, db: Database) -> None:
+    tournament_id = this_week(client)[0]
+    found = record(db, tournament_id)
+    deal = tournaments.deal_numbers(found)[0]
+    game_id = client.post(f"/tournaments/{tournament_id}/deals/1").headers["location"][7:]
+    with db.write() as session:  # won during the week
+        session.execute(
+            update(GameRecord)
+            .where(GameRecord.id == game_id)
+            .values(status="won", result="won", moves_count=77, play_ms=61_000,
+                    finished_at=datetime.now(UTC))
+        )  # fmt: skip
+    places = (f"/deals/{found.kind}/{deal}?variant={found.variant}", "/daily")
+    page = client.get(places[0])
+    assert page.status_code == 200 and "Played 1 time" not in page.text
+    assert 'id="by-moves"' not in page.text and "1:01" not in page.text
+    # The week is over: the game counts as any other.
+    with db.write() as session:
+        session.execute(
+            update(TournamentRecord)
+            .where(TournamentRecord.id == tournament_id)
+            .values(starts_at=found.starts_at - timedelta(7), ends_at=found.starts_at)
+        )
+    shown = client.get(places[0]).text
+    assert "Played 1 time" in shown and "won 1 time" in shown
+    by_moves = shown.split('id="by-moves"')[1]
+    assert re.search(r"<td[^>]*>77</td>\s*<td[^>]*>1:01", by_moves)
