@@ -52,6 +52,7 @@ from app.service.model import (
 from app.service.players import DEFAULT_SETTINGS, Settings, table_settings
 from app.service.tournament_marks import refuse_restart
 from app.store import Conflict, Database, Link, queries
+from app.store import tournaments as tournament_rows
 from app.store.ids import new_game_id
 from app.store.models import GameRecord
 from app.store.rows import GameChanges, GameRow
@@ -283,6 +284,12 @@ def _store(
     )
     if not queries.claim_version(link, game_id, version, values):
         raise StaleVersion(view(row, before))
+    result = values.get("result")
+    if result is not None and row.result is None:  # the game ends: a tournament's table counts it
+        tournament_rows.count_result(
+            link, game_id=game_id, player_id=row.player_id, won=result == "won",
+            play_ms=values["play_ms"], moves=values["moves_count"], now=now,
+        )  # fmt: skip
     rows: list[dict[str, object]] = [
         {"game_id": game_id, "ply": version + i, "kind": kind, "notation": text,
          "created_at": now, "before": None, "below": None}

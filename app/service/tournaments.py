@@ -10,8 +10,9 @@ seed); any other, eight deals whose verdict is proved (shipped, :mod:`.proofs`).
 During the week a tournament is blind (its pages and games show no deal number, verdict
 or par, and its games get no help: :mod:`.tournament_marks`); a player has one game a
 deal (a unique key holds it). The table ranks entrants by deals won, then the time of the
-wins, then their moves; ties share a place. It is kept, not recomputed per request: at
-most once every :data:`REFRESH` seconds a process while the week runs, once after.
+wins, then their moves; ties share a place. It is kept, not recomputed per request: each
+entrant's totals are a row, counted in the transaction that ends one of their games, and a
+page of the table is one range of an index in its order.
 """
 
 from __future__ import annotations
@@ -19,14 +20,11 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-import threading
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Final
 
-from app.caches import Kept
 from app.games import CELLS_GAME, TOURNAMENT_GAMES
 from app.rules.protocol import Verdict
 from app.service import pars, proofs
@@ -44,8 +42,6 @@ EACH: Final = 2
 SURE_DEALS: Final = 8
 """Deals of any other game's tournament: proved either way."""
 PAGE_SIZE: Final = 50
-REFRESH: Final = 5.0
-"""Seconds a live tournament's table is kept before it is read again."""
 PAST_SHOWN: Final = 20
 
 
@@ -119,26 +115,15 @@ class Entrant:
 
 
 @dataclass(frozen=True, slots=True)
-class Standings:
-    """A tournament's table, ranked, with each player's row by id."""
+class Table:
+    """A page of a tournament's table: its rows ranked, how many entered, which page of
+    how many, and the viewer's own row (None: not entered)."""
 
     rows: tuple[Standing, ...]
-    by_player: dict[str, int]
-    read_at: float
-    entered: bool = False
-    """A player entered since it was read: the next look reads it again before answering."""
-
-    def page(self, number: int) -> tuple[Standing, ...]:
-        start = (number - 1) * PAGE_SIZE
-        return self.rows[start : start + PAGE_SIZE]
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-len(self.rows) // PAGE_SIZE))
-
-    def of(self, player_id: str | None) -> Standing | None:
-        index = self.by_player.get(player_id or "")
-        return self.rows[index] if index is not None else None
+    entrants: int = 0
+    page: int = 1
+    pages: int = 1
+    mine: Standing | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,13 +276,14 @@ def play_deal(
                     tournament_id=tournament_id, k=k, game_id=game.id, player_id=player_id
                 )
             )
+            session.flush()  # the unique key refuses a second game of the deal before the count
+            rows.enter(session, tournament_id, player_id)
     except Conflict:  # the same player's other request dealt it first
         with db.read() as session:
             again = {e.k: e for e in rows.entries(session, tournament_id, player_id)}
         if k not in again:
             raise
         return again[k].game_id
-    forget(db, tournament_id)
     return game.id
 
 
@@ -324,18 +310,34 @@ def check_deal(record: TournamentRecord, k: int, now: datetime) -> None:
 # --- the table --------------------------------------------------------------------------
 
 
-def ranked(entrants: Sequence[rows.EntrantRow]) -> Standings:
-    """The entrants (in the table's order, :func:`app.store.tournaments.entrants`) with
-    their places: ties on wins, time and moves share a place (1, 1, 3)."""
+def ranked(entrants: Sequence[rows.EntrantRow], first: int = 1, offset: int = 0) -> Table:
+    """A page of entrants (in the table's order, from ``offset``) with their places, the
+    first row's being ``first``: ties on wins, time and moves share a place (1, 1, 3)."""
     table: list[Standing] = []
-    place, last = 0, None
+    place, last = first, None
     for index, row in enumerate(entrants):
         score = (row.won, row.won_ms, row.won_moves)
-        if score != last:
-            place, last = index + 1, score
+        if last is not None and score != last:
+            place = offset + index + 1
+        last = score
         table.append(Standing(place, *row))
-    by_player = {standing.player_id: index for index, standing in enumerate(table)}
-    return Standings(tuple(table), by_player, time.monotonic())
+    return Table(tuple(table))
+
+
+def table(db: Database, tournament_id: int, page: int = 1, player_id: str | None = None) -> Table:
+    """A page of the tournament's table, its number of entrants and the player's row: read
+    from the entrants' totals (kept as their games end), one range of the table's index
+    and a count for the page's first place, whatever the number of entrants or games."""
+    with db.read() as session:
+        count = rows.entrant_count(session, tournament_id)
+        pages = max(1, -(-count // PAGE_SIZE))
+        page = min(max(page, 1), pages)
+        offset = (page - 1) * PAGE_SIZE
+        found = rows.table_page(session, tournament_id, offset, PAGE_SIZE)
+        first = rows.place(session, tournament_id, found[0]) if found else 1
+        own = rows.entrant(session, tournament_id, player_id) if player_id else None
+        mine = Standing(rows.place(session, tournament_id, own), *own) if own else None
+    return replace(ranked(found, first, offset), entrants=count, page=page, pages=pages, mine=mine)
 
 
 def named(db: Database, standings: Sequence[Standing]) -> tuple[Entrant, ...]:
@@ -347,76 +349,23 @@ def named(db: Database, standings: Sequence[Standing]) -> tuple[Entrant, ...]:
     return tuple(Entrant(standing, found.get(standing.player_id)) for standing in standings)
 
 
-def _size(key: tuple[str, int], value: Standings) -> int:
-    return 200 + len(key[0]) + 260 * len(value.rows)
-
-
-_KEPT: Final = Kept[tuple[str, int], Standings]("tournament tables", 64 << 20, _size)
-"""Each table by its database (a server has one; tests have many) and tournament."""
-_READING: Final = threading.Lock()
-
-
-def standings(db: Database, record: TournamentRecord, now: datetime | None = None) -> Standings:
-    """The tournament's table: kept, read again after :data:`REFRESH` seconds while its week
-    runs (by a thread of its own, the kept one answering meanwhile), never after it. The
-    first look waits for the reading, and so does the first after a player entered (who
-    then finds themselves in it); one reading at a time, the others take the kept table."""
-    key = (str(db.url), record.id)
-    kept = _KEPT.get(key)
-    live = (now or utcnow()) < record.ends_at
-    if kept is not None and (not live or time.monotonic() - kept.read_at < REFRESH):
-        return kept
-    if kept is None:
-        with _READING:
-            return _read(db, key)
-    if not _READING.acquire(blocking=False):  # another thread is reading it already
-        return kept
-    if kept.entered:
-        try:
-            return _read(db, key)
-        finally:
-            _READING.release()
-    threading.Thread(target=_read_again, args=(db, key), daemon=True).start()
-    return kept
-
-
-def _read(db: Database, key: tuple[str, int]) -> Standings:
-    with db.read() as session:
-        record = rows.tournament(session, key[1])
-        assert record is not None
-        table = ranked(rows.entrants(session, key[1], record.ends_at))
-    return _KEPT.put(key, table)
-
-
-def _read_again(db: Database, key: tuple[str, int]) -> None:
-    try:
-        _read(db, key)
-    finally:
-        _READING.release()
-
-
-def forget(db: Database, tournament_id: int) -> None:
-    """A new entrant: the table is read again at the next look (in this process)."""
-    key = (str(db.url), tournament_id)
-    kept = _KEPT.get(key)
-    if kept is not None:
-        _KEPT.put(key, replace(kept, read_at=-REFRESH, entered=True))
-
-
 # --- pages ------------------------------------------------------------------------------
 
 
 def _summary(
-    db: Database, record: TournamentRecord, now: datetime, player_id: str | None
-) -> Summary:
-    table = standings(db, record, now)
+    db: Database, record: TournamentRecord, now: datetime, player_id: str | None, page: int = 1
+) -> tuple[Summary, Table]:
+    found = table(db, record.id, page, player_id)
     over = now >= record.ends_at
-    first = [s for s in table.rows[:PAGE_SIZE] if s.place == 1 and s.won] if over else []
+    first = [s for s in found.rows if s.place == 1 and s.won] if over and found.page == 1 else []
+    if over and found.page != 1:
+        first = [s for s in table(db, record.id).rows if s.place == 1 and s.won]
     if over and record.entrants is None:
         with db.write() as session:
             winners = ",".join(standing.player_id for standing in first)
-            rows.archive(session, record.id, len(table.rows), winners[:2000])
-    return _made(db, record, over, len(table.rows), named(db, first), table.of(player_id))
+            rows.archive(session, record.id, found.entrants, winners[:2000])
+    summary = _made(db, record, over, found.entrants, named(db, first), found.mine)
+    return summary, found
 
 
 def _made(
@@ -446,7 +395,7 @@ def _archived(db: Database, record: TournamentRecord, now: datetime) -> Summary:
     """A past week in a list: from what its row keeps, without reading its table (read
     once, by the first look after the week)."""
     if record.entrants is None or record.winners is None:
-        return _summary(db, record, now, None)
+        return _summary(db, record, now, None)[0]
     ids = [player_id for player_id in record.winners.split(",") if player_id]
     with db.read() as session:
         found = rows.names(session, ids) if ids else {}
@@ -465,7 +414,9 @@ def index(
     with db.read() as session:
         current = [rows.tournament(session, id_) for id_ in ids]
         earlier = rows.past(session, now, PAST_SHOWN)
-    this_week = [_summary(db, record, now, player_id) for record in current if record is not None]
+    this_week = [
+        _summary(db, record, now, player_id)[0] for record in current if record is not None
+    ]
     return this_week, [_archived(db, record, now) for record in earlier]
 
 
@@ -484,12 +435,10 @@ def tournament(
         if record is None:
             raise TournamentNotFound(tournament_id)
         mine = {e.k: e for e in rows.entries(session, tournament_id, player_id or "")}
-    summary = _summary(db, record, now, player_id)
+    summary, shown = _summary(db, record, now, player_id, page)
     deals = tuple(_deal(db, record, k, number, summary.over, mine.get(k)) for k, number in
                   enumerate(deal_numbers(record), start=1))  # fmt: skip
-    table = standings(db, record, now)
-    page = min(max(page, 1), table.pages)
-    return Tournament(summary, deals, named(db, table.page(page)), page, table.pages)
+    return Tournament(summary, deals, named(db, shown.rows), shown.page, shown.pages)
 
 
 def _deal(
@@ -522,7 +471,7 @@ def history(
     now = now or utcnow()
     with db.read() as session:
         entered = rows.entered(session, player_id, limit)
-    return [_summary(db, record, now, player_id) for record in entered]
+    return [_summary(db, record, now, player_id)[0] for record in entered]
 
 
 def blind_games(

@@ -64,3 +64,42 @@ class TournamentGameRecord(Base):
     player_id: Mapped[str] = mapped_column(
         String(32), ForeignKey("players.id", ondelete="RESTRICT"), index=True
     )
+
+
+class TournamentEntrantRecord(Base):
+    """An entrant's totals in one tournament, kept as their games end: the table's row.
+
+    Made when the player begins their first deal (``entered`` counts the deals begun);
+    ``played``, ``won``, ``won_ms`` and ``won_moves`` grow in the transaction that gives one
+    of their games its result, if the week has not ended by then. The table reads a page
+    of these rows in its order (``ix_tournament_entrants_rank``), never the games."""
+
+    __tablename__ = "tournament_entrants"
+
+    tournament_id: Mapped[int] = mapped_column(
+        BigInteger().with_variant(Integer, "sqlite"),
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        primary_key=True,
+    )
+    player_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("players.id", ondelete="RESTRICT"), primary_key=True
+    )
+    entered: Mapped[int] = mapped_column(Integer)
+    played: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    won_ms: Mapped[int] = mapped_column(BigInteger)
+    """Play time of the wins, in all (milliseconds)."""
+    won_moves: Mapped[int] = mapped_column(Integer)
+
+
+Index(
+    "ix_tournament_entrants_rank",
+    TournamentEntrantRecord.tournament_id,
+    TournamentEntrantRecord.won.desc(),
+    TournamentEntrantRecord.won_ms,
+    TournamentEntrantRecord.won_moves,
+    TournamentEntrantRecord.played.desc(),
+    TournamentEntrantRecord.player_id,
+)
+"""The table's order: most wins, least time of the wins, fewest moves (then most played,
+then the player's id, so that a page is always the same rows)."""

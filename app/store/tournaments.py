@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import BindParameter, Table, and_, bindparam, func, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
+from app.store.link import Link
 from app.store.models import GameRecord, PlayerRecord
-from app.store.tournament_models import TournamentGameRecord, TournamentRecord
+from app.store.tournament_models import (
+    TournamentEntrantRecord,
+    TournamentGameRecord,
+    TournamentRecord,
+)
 
 
 class EntrantRow(NamedTuple):
-    """An entrant's totals in one tournament, from their games' rows."""
+    """An entrant's totals in one tournament (their row of ``tournament_entrants``)."""
 
     player_id: str
     entered: int
@@ -61,27 +68,119 @@ def past(session: Session, before: datetime, limit: int) -> Sequence[TournamentR
     ).all()
 
 
-def entrants(session: Session, tournament_id: int, ends_at: datetime) -> list[EntrantRow]:
-    """Every entrant's totals (a game counts as played once it has a result reached before
-    ``ends_at``, the week's end), in the table's order: most wins, then least time of the
-    wins, then fewest moves."""
-    in_time = GameRecord.finished_at < ends_at
-    won = (GameRecord.result == "won") & in_time
-    wins = func.sum(case((won, 1), else_=0))
-    won_ms = func.sum(case((won, GameRecord.play_ms), else_=0))
-    won_moves = func.sum(case((won, GameRecord.moves_count), else_=0))
-    played = func.count(case((in_time, GameRecord.result)))
-    rows = session.execute(
-        select(TournamentGameRecord.player_id, func.count(), played, wins, won_ms, won_moves)
-        .join(GameRecord, GameRecord.id == TournamentGameRecord.game_id)
-        .where(TournamentGameRecord.tournament_id == tournament_id)
-        .group_by(TournamentGameRecord.player_id)
-        .order_by(wins.desc(), won_ms, won_moves, played.desc(), TournamentGameRecord.player_id)
-    ).all()
-    return [
-        EntrantRow(p, int(e), int(pl), int(w or 0), int(ms or 0), int(mv or 0))
-        for p, e, pl, w, ms, mv in rows
-    ]
+_ENTRANTS = cast(Table, TournamentEntrantRecord.__table__)
+_ENTRIES = cast(Table, TournamentGameRecord.__table__)
+_TOURNAMENTS = cast(Table, TournamentRecord.__table__)
+_RANK = (
+    _ENTRANTS.c.won.desc(),
+    _ENTRANTS.c.won_ms,
+    _ENTRANTS.c.won_moves,
+    _ENTRANTS.c.played.desc(),
+    _ENTRANTS.c.player_id,
+)
+"""The table's order, as ``ix_tournament_entrants_rank`` holds it."""
+_ROW = (
+    _ENTRANTS.c.player_id,
+    _ENTRANTS.c.entered,
+    _ENTRANTS.c.played,
+    _ENTRANTS.c.won,
+    _ENTRANTS.c.won_ms,
+    _ENTRANTS.c.won_moves,
+)
+TABLE_PAGE = (
+    select(*_ROW)
+    .where(_ENTRANTS.c.tournament_id == bindparam("tournament_id"))
+    .order_by(*_RANK)
+    .limit(bindparam("limit"))
+    .offset(bindparam("offset"))
+)
+ENTRANT = select(*_ROW).where(
+    _ENTRANTS.c.tournament_id == bindparam("tournament_id"),
+    _ENTRANTS.c.player_id == bindparam("player_id"),
+)
+ENTRANTS = select(func.count()).where(_ENTRANTS.c.tournament_id == bindparam("tournament_id"))
+_won: BindParameter[int] = bindparam("won")
+_ms: BindParameter[int] = bindparam("won_ms")
+_moves: BindParameter[int] = bindparam("won_moves")
+AHEAD = select(func.count()).where(
+    _ENTRANTS.c.tournament_id == bindparam("tournament_id"),
+    or_(
+        _ENTRANTS.c.won > _won,
+        and_(_ENTRANTS.c.won == _won, _ENTRANTS.c.won_ms < _ms),
+        and_(_ENTRANTS.c.won == _won, _ENTRANTS.c.won_ms == _ms, _ENTRANTS.c.won_moves < _moves),
+    ),
+)
+"""Entrants ranked strictly ahead of a score (wins, time, moves): its place is one more."""
+COUNT_RESULT = (
+    update(_ENTRANTS)
+    .where(
+        _ENTRANTS.c.player_id == bindparam("player_id"),
+        _ENTRANTS.c.tournament_id
+        == select(_ENTRIES.c.tournament_id)
+        .join(_TOURNAMENTS, _TOURNAMENTS.c.id == _ENTRIES.c.tournament_id)
+        .where(
+            _ENTRIES.c.game_id == bindparam("game_id"),
+            _TOURNAMENTS.c.ends_at > bindparam("now"),
+        )
+        .scalar_subquery(),
+    )
+    .values(
+        played=_ENTRANTS.c.played + bindparam("add_played"),
+        won=_ENTRANTS.c.won + bindparam("add_won"),
+        won_ms=_ENTRANTS.c.won_ms + bindparam("add_ms"),
+        won_moves=_ENTRANTS.c.won_moves + bindparam("add_moves"),
+    )
+)
+
+
+def table_page(session: Session, tournament_id: int, offset: int, limit: int) -> list[EntrantRow]:
+    """A page of the table, in its order (one range of its index)."""
+    keys = {"tournament_id": tournament_id, "offset": offset, "limit": limit}
+    return [EntrantRow(*row) for row in session.execute(TABLE_PAGE, keys)]
+
+
+def entrant(session: Session, tournament_id: int, player_id: str) -> EntrantRow | None:
+    row = session.execute(ENTRANT, {"tournament_id": tournament_id, "player_id": player_id}).first()
+    return EntrantRow(*row) if row is not None else None
+
+
+def entrant_count(session: Session, tournament_id: int) -> int:
+    return int(session.scalar(ENTRANTS, {"tournament_id": tournament_id}) or 0)
+
+
+def place(session: Session, tournament_id: int, row: EntrantRow) -> int:
+    """The place of ``row``'s score: one more than the entrants ahead of it (equal scores
+    share a place)."""
+    keys = {"tournament_id": tournament_id, "won": row.won, "won_ms": row.won_ms}
+    ahead = session.scalar(AHEAD, {**keys, "won_moves": row.won_moves})
+    return 1 + int(ahead or 0)
+
+
+def enter(session: Session, tournament_id: int, player_id: str) -> None:
+    """One more deal begun by the player: their row is made with the first."""
+    values = {"tournament_id": tournament_id, "player_id": player_id, "entered": 1,
+              "played": 0, "won": 0, "won_ms": 0, "won_moves": 0}  # fmt: skip
+    upsert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
+    statement = upsert(_ENTRANTS).values(values)
+    session.execute(
+        statement.on_conflict_do_update(
+            index_elements=[_ENTRANTS.c.tournament_id, _ENTRANTS.c.player_id],
+            set_={"entered": _ENTRANTS.c.entered + 1},
+        )
+    )
+
+
+def count_result(
+    link: Link, *, game_id: str, player_id: str, won: bool, play_ms: int, moves: int, now: datetime
+) -> None:
+    """A game has its result (in the transaction that gives it): if it is a tournament
+    game and its week has not ended, its player's totals count it. A game of no
+    tournament costs one probe of ``tournament_games``' unique index on the game."""
+    link.count(
+        COUNT_RESULT,
+        {"player_id": player_id, "game_id": game_id, "now": now, "add_played": 1,
+         "add_won": int(won), "add_ms": play_ms if won else 0, "add_moves": moves if won else 0},
+    )  # fmt: skip
 
 
 def names(session: Session, player_ids: Sequence[str]) -> dict[str, str | None]:

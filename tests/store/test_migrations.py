@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import CheckConstraint, create_engine, inspect, text
+from sqlalchemy import CheckConstraint, create_engine, insert, inspect, text
 from sqlalchemy.exc import IntegrityError
 
 from app.service import names
 from app.store.migrate import alembic_config, upgrade
-from app.store.models import Base
+from app.store.models import Base, GameRecord, PlayerRecord
+from app.store.tournament_models import TournamentGameRecord, TournamentRecord
 
 
 def test_migrations_upgrade_an_empty_database(tmp_path: Path) -> None:
@@ -458,5 +460,63 @@ def test_the_labels_of_unnamed_players_are_cleared_and_the_theme_comes(database_
             columns = {column["name"] for column in inspect(connection).get_columns("players")}
         assert "theme" not in columns
     finally:
+        engine.dispose()
+        upgrade(database_url)
+
+
+def test_the_entrants_totals_are_filled_from_the_games_played(database_url: str) -> None:
+    """0022, on either database: each entrant's totals are counted from their tournament
+    games (results after the week's end not counted); down again, no table."""
+    command.downgrade(alembic_config(database_url), "0021")
+    engine = create_engine(database_url)
+    start = datetime(2026, 11, 30, tzinfo=UTC)
+    ends = start + timedelta(7)
+    games = [  # player, result, play_ms, moves, finished
+        ("t1", "won", 5000, 90, start + timedelta(1)),
+        ("t1", "lost", 1000, 10, start + timedelta(2)),
+        ("t1", None, 0, 3, None),
+        ("t2", "won", 7000, 80, ends + timedelta(hours=1)),  # after the week
+    ]
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                insert(PlayerRecord), [{"id": p, "created_at": start} for p in ("t1", "t2")]
+            )
+            connection.execute(
+                insert(TournamentRecord),
+                [{"id": 7, "kind": "freecell", "variant": "standard", "week": start.date(),
+                  "starts_at": start, "ends_at": ends, "deals": "1,2,3", "created_at": start}],
+            )  # fmt: skip
+            for n, (player, result, play_ms, moves, finished) in enumerate(games, start=1):
+                game_id = f"tg{n}".ljust(24, "x")
+                connection.execute(
+                    insert(GameRecord),
+                    [{"id": game_id, "player_id": player, "kind": "freecell",
+                      "variant": "standard", "deal": n, "status": result or "playing",
+                      "resigned": result == "lost", "version": 1, "position": "-",
+                      "cards_left": 0, "moves_count": moves, "play_ms": play_ms,
+                      "hints_used": 0, "created_at": start, "last_action_at": start,
+                      "result": result, "finished_at": finished, "undo_top": 0}],
+                )  # fmt: skip
+                connection.execute(
+                    insert(TournamentGameRecord),
+                    [{"tournament_id": 7, "k": n, "game_id": game_id, "player_id": player}],
+                )
+        upgrade(database_url)
+        select = text(
+            "SELECT player_id, entered, played, won, won_ms, won_moves FROM tournament_entrants"
+            " WHERE tournament_id = 7 ORDER BY player_id"
+        )
+        with engine.connect() as connection:
+            found = [tuple(row) for row in connection.execute(select)]
+        assert found == [("t1", 3, 2, 1, 5000, 90), ("t2", 1, 0, 0, 0, 0)]
+        command.downgrade(alembic_config(database_url), "0021")
+        assert "tournament_entrants" not in inspect(engine).get_table_names()
+    finally:
+        with engine.begin() as connection:
+            connection.execute(text("DELETE FROM tournament_games WHERE tournament_id = 7"))
+            connection.execute(text("DELETE FROM games WHERE id LIKE 'tg%'"))
+            connection.execute(text("DELETE FROM tournaments WHERE id = 7"))
+            connection.execute(text("DELETE FROM players WHERE id IN ('t1', 't2')"))
         engine.dispose()
         upgrade(database_url)

@@ -166,19 +166,19 @@ def test_bad_deals_and_weeks_are_refused_with_nothing_stored(
 
 def test_the_table_ranks_wins_then_time_then_moves_and_shares_places() -> None:
     row = tournaments.rows.EntrantRow
-    table = tournaments.ranked(
-        [  # in the store's order: most wins, least time, fewest moves
-            row("b", 4, 4, 3, 12000, 300),
-            row("e", 2, 2, 2, 9000, 150),
-            row("a", 3, 3, 2, 9000, 200),
-            row("c", 3, 3, 2, 9000, 200),
-            row("d", 1, 0, 0, 0, 0),
-        ]
-    )
+    entrants = [  # in the store's order: most wins, least time, fewest moves
+        row("b", 4, 4, 3, 12000, 300),
+        row("e", 2, 2, 2, 9000, 150),
+        row("a", 3, 3, 2, 9000, 200),
+        row("c", 3, 3, 2, 9000, 200),
+        row("d", 1, 0, 0, 0, 0),
+    ]
+    table = tournaments.ranked(entrants)
     assert [(s.player_id, s.place) for s in table.rows] == [
         ("b", 1), ("e", 2), ("a", 3), ("c", 3), ("d", 5),
     ]  # fmt: skip
-    assert table.of("c") is not None and table.of("c").place == 3  # type: ignore[union-attr]
+    later = tournaments.ranked(entrants[3:], first=3, offset=3)  # a page that begins in a tie
+    assert [(s.player_id, s.place) for s in later.rows] == [("c", 3), ("d", 5)]
 
 
 def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database) -> None:
@@ -193,6 +193,7 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
         "p5": [("won", 5000, 90), ("lost", 7000, 50)],
         "p6": [("won", 1000, 10)],  # won after the week's end: not counted
     }
+    ended = []
     with db.write() as session:
         for player, games in results.items():
             session.add(
@@ -201,16 +202,12 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
             session.flush()
             for k, (result, play_ms, moves) in enumerate(games, start=1):
                 game_id = f"{player}-{k}".ljust(24, "x")
-                status = "playing" if result is None else result
                 session.add(
                     GameRecord(
                         id=game_id, player_id=player, kind=found.kind, variant=found.variant,
-                        deal=1, status=status, resigned=result == "lost", version=1,
-                        position="-", cards_left=0, moves_count=moves, play_ms=play_ms,
-                        hints_used=0, created_at=now, last_action_at=now, result=result,
-                        finished_at=(found.ends_at + timedelta(hours=1))
-                        if player == "p6"
-                        else now if result else None,
+                        deal=1, status="playing", resigned=False, version=1, position="-",
+                        cards_left=0, moves_count=moves, play_ms=play_ms, hints_used=0,
+                        created_at=now, last_action_at=now,
                     )
                 )  # fmt: skip
                 session.flush()
@@ -219,6 +216,21 @@ def test_the_store_orders_the_table_and_the_page_names_its_players(db: Database)
                         tournament_id=tournament_id, k=k, game_id=game_id, player_id=player
                     )
                 )
+                tournaments.rows.enter(session, tournament_id, player)
+                if result is not None:
+                    at = found.ends_at + timedelta(hours=1) if player == "p6" else now
+                    ended.append((game_id, player, result == "won", play_ms, moves, at))
+    for game_id, player, won, play_ms, moves, at in ended:  # as each game's end counts it
+        db.transact(
+            lambda link, g=game_id, p=player, w=won, ms=play_ms, mv=moves, at=at: (
+                tournaments.rows.count_result(
+                    link, game_id=g, player_id=p, won=w, play_ms=ms, moves=mv, now=at
+                )
+            )
+        )
+    with db.read() as session:
+        p6 = tournaments.rows.entrant(session, tournament_id, "p6")
+        assert p6 is not None and (p6.entered, p6.played, p6.won) == (1, 0, 0)  # after the week
     shown = tournaments.tournament(db=db, tournament_id=tournament_id, player_id="p5")
     assert [(row.player_id, row.place, row.name) for row in shown.standings] == [
         ("p2", 1, None), ("p3", 2, "Ada"), ("p1", 3, None), ("p5", 3, None), ("p4", 5, None),
