@@ -172,7 +172,7 @@ def quality(
         )
 
     rho = spearman([rated[p].rating for p in skill], list(skill.values()))
-    brier_rating = brier_rate = brier_truth = 0.0
+    brier_rating = brier_rate = brier_truth = brier_skill = brier_hardness = 0.0
     n = 0
     for player in skill:
         me = Rating(rated[player].rating, rated[player].deviation, rated[player].volatility)
@@ -184,6 +184,11 @@ def quality(
             brier_truth += (truth - outcome) ** 2
             brier_rating += (predicted(me, deal_rating(deal)) - outcome) ** 2
             brier_rate += (rate - outcome) ** 2
+            # Where the ratings' error is: each side's rating replaced by the truth in turn.
+            known_skill = 1 / (1 + 10 ** ((deal_rating(deal).rating - skill[player]) / 400))
+            brier_skill += (known_skill - outcome) ** 2
+            known_hardness = 1 / (1 + 10 ** ((hardness[deal] - me.rating) / 400))
+            brier_hardness += (known_hardness - outcome) ** 2
             n += 1
     brier_rating, brier_rate, brier_truth = brier_rating / n, brier_rate / n, brier_truth / n
     print(
@@ -196,6 +201,12 @@ def quality(
         f"{brier_rate:.4f} from the plain win rate: "
         f"{100 * (1 - brier_rating / brier_rate):.1f} % lower (goal >= 10 %); "
         f"the true chances would score {brier_truth:.4f}"
+    )
+    print(
+        f"the ratings' error by side: the players' true skills against the deals' ratings "
+        f"would be {100 * (1 - brier_skill / n / brier_rate):.1f} % lower, the players' ratings "
+        f"against the deals' true hardness {100 * (1 - brier_hardness / n / brier_rate):.1f} %, "
+        f"the true chances {100 * (1 - brier_truth / brier_rate):.1f} %"
     )
 
 
