@@ -113,6 +113,7 @@ def test_ratings_runs() -> None:
     assert "100 players x 50 games over 10 days" in out
     assert "Spearman(rating, true skill) = " in out
     assert "from the plain win rate: " in out
+    assert "the bound: all games fitted at once" in out
     assert "one day's period: 2,000 games" in out
 
 
