@@ -85,6 +85,7 @@ def test_a_game_in_play_is_reviewed_once_the_player_chooses_to_and_counts_as_ass
     assert "<dt>Hints</dt><dd>1</dd>" in client.get(f"/games/{game_id}").text
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
 def test_the_redeal_after_which_no_redeal_could_save_the_game_is_named(client: TestClient) -> None:
     # Deal 16: the round after one redeal can be cleared; the one after the second cannot,
     # and no redeal is left: the second redeal lost the whole game.
