@@ -13,7 +13,8 @@ is left), reviewed and checked the same way (the compiled round search). Facts: 
 this move" sentences of the moves of solvers' lines (what a hint offers), every fact
 re-read from the engine's position after the move. The review's time is reported beside a
 reference measured in the same run: one verdict of the deal's first position asked of the
-same pool with a cold cache (so a loaded machine scales both).
+same pool with a cold cache (so a loaded machine scales both); beside it, the positions
+the review's searches took, which the load does not move.
 """
 
 from __future__ import annotations
@@ -90,18 +91,39 @@ def game_kind_of(position: Position) -> str:
     return "freecell" if isinstance(position, freecell.FreeCellPosition) else "montana"
 
 
+class Counted:
+    """The bench's pool, counting the positions the searches whose answers came back took
+    (a figure the machine's load does not move)."""
+
+    def __init__(self, pool: SolverPool) -> None:
+        self.pool, self.positions = pool, 0
+
+    def _counted(self, answer: object | None) -> object | None:
+        if isinstance(answer, Answer):
+            self.positions += answer.positions
+        return answer
+
+    def known(self, job: Job) -> object | None:
+        return self._counted(self.pool.known(job))
+
+    def ask(self, job: Job, wait: float) -> object | None:
+        return self._counted(self.pool.ask(job, wait))
+
+
 def timed_review(
     pool: SolverPool, game: Game, entries: list[HistoryEntry]
-) -> tuple[float, review._Work]:
-    """A review with a cold cache, asked a second at a time as the page does, until done."""
+) -> tuple[float, review._Work, int]:
+    """A review with a cold cache, asked a second at a time as the page does, until done:
+    its seconds, its work and the positions its searches took."""
     review.forget()
     pool._known.clear()  # the bench's own pool: its kept answers start cold
     stops = review.stops_of(game, entries)
+    counted = Counted(pool)
     began = time.perf_counter()
     while True:
-        work = review._Work(game, stops, pool, time.monotonic() + review.REVIEW_WAIT)
+        work = review._Work(game, stops, counted, time.monotonic() + review.REVIEW_WAIT)  # type: ignore[arg-type]
         if work.run():
-            return time.perf_counter() - began, work
+            return time.perf_counter() - began, work, counted.positions
         if work.busy:
             time.sleep(0.05)
 
@@ -167,6 +189,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.times: list[float] = []
+        self.positions: list[int] = []
         self.refs: list[float] = []
         self.found = self.checked = self.never = 0
 
@@ -175,7 +198,8 @@ class Tally:
         start: Position,
     ) -> None:  # fmt: skip
         game, entries = made
-        seconds, work = timed_review(pool, game, entries)
+        seconds, work, positions = timed_review(pool, game, entries)
+        self.positions.append(positions)
         self.refs.append(reference(pool, game.kind, start))
         self.times.append(seconds)
         self.never += bool(work.never)
@@ -187,8 +211,9 @@ class Tally:
             self.checked += before.verdict == "solved" and after.verdict == "unsolvable"
 
     def report(self, name: str, count: int) -> list[str]:
-        times, refs, found = self.times, self.refs, self.found
-        p95 = sorted(times)[max(0, -(-95 * len(times) // 100) - 1)]  # nearest rank
+        times, refs, found, positions = self.times, self.refs, self.found, self.positions
+        rank = max(0, -(-95 * len(times) // 100) - 1)  # the 95th percentile, nearest rank
+        p95, p95_positions = sorted(times)[rank], sorted(positions)[rank]
         lost = count - self.never
         ratio = p95 / max(statistics.median(refs), 1e-3)
         return [
@@ -198,6 +223,9 @@ class Tally:
             f"  review time: median {statistics.median(times):.2f} s, p95 {p95:.2f} s, "
             f"slowest {max(times):.2f} s; reference (one verdict of the deal, cold) median "
             f"{statistics.median(refs):.2f} s: review p95 = {ratio:.1f}× it",
+            f"  positions searched a review (not moved by the load): median "
+            f"{statistics.median(positions):,.0f}, p95 {p95_positions:,}, "
+            f"all {sum(positions):,}",
         ]
 
 

@@ -59,6 +59,10 @@ def _nothing_held(source: str, held: int) -> str | None:
     return None
 
 
+def _no_rounds_left(position: Position) -> int:
+    return 0
+
+
 def _no_reasons(position: Position, action: Action, line: int | None) -> str:
     return ""
 
@@ -166,6 +170,15 @@ class GameKind(Generic[P, B]):
     """Notations of the actions that start a new round (a redeal): a position's verdict
     is then about its round (cleared without another redeal), and a review looks for the
     move that lost each round."""
+    rounds_left: Callable[[P], int] = _no_rounds_left
+    """How many more rounds the player may still start from a position (its redeals
+    left). Where none is left, a round's verdict is the whole game's: a review
+    names the move after which the whole game could no longer be won from it."""
+    probe_at: float = 0.5
+    """Where a review's binary search asks between a winnable and a lost position, as a
+    share of the way from the winnable one: the middle, unless one verdict costs more than
+    the other (where lost verdicts reuse each other's positions and each winnable one is a
+    search of its own, nearer the lost end)."""
     shortest_line: Callable[[P, int], Answer] | None = None
     """A winning line from a deal's start as short as the game's search makes it within
     a budget in milliseconds (a deal's par: :mod:`app.service.pars`), in a solver process."""

@@ -98,6 +98,10 @@ class Review:
     stretch: Stretch | None = None
     in_rounds: bool = False
     rounds_lost: tuple[int, ...] = field(default=())
+    game_turning: TurningPoint | None = None
+    """A game played in rounds: the move after which no new round could save the game
+    (the first lost position with no round left to start, right after one from which its
+    round, and so the game, could still be won); None where the verdicts do not show it."""
 
     @property
     def empty(self) -> bool:
@@ -188,6 +192,7 @@ def review(*, db: Database, solvers: SolverPool, game_id: str, wait: float = REV
         work.busy,
         longest_stretch(game, entries),
         bool(game.game.round_starts),
+        game_turning=work.game_turning,
     )
     if done:
         _reviews.put((game.id, game.version), result)
@@ -206,6 +211,7 @@ class _Work:
         self.turning: list[TurningPoint] = []
         self.never: list[int] = []
         self.busy = False
+        self.game_turning: TurningPoint | None = None
 
     def run(self) -> bool:
         if len(self.stops) < 2:
@@ -216,7 +222,35 @@ class _Work:
             if index == len(self.stops) or self.stops[index].round != self.stops[start].round:
                 done = self._round(start, index - 1) and done
                 start = index
+        if done and self.game.game.round_starts:
+            return self._whole_game()
         return done
+
+    def _whole_game(self) -> bool:
+        """The move after which the whole game could not be won, where the rounds' verdicts
+        prove it: a position whose round can be cleared can win the game; one with no
+        round left to start wins the game only by clearing its round. So the first lost
+        position with no round left is lost for the game, and when the position before it
+        could still clear its round, the move between them lost the game. Otherwise (the
+        position before it lost its round with rounds still to start, or not sure) nothing
+        is said: whether a new round could have saved it is not searched."""
+        left = self.game.game.rounds_left
+        lost = next(
+            (
+                index
+                for index, stop in enumerate(self.stops)
+                if self.verdicts[index] == "lost" and left(stop.position) == 0
+            ),
+            None,
+        )
+        if not lost or self.verdicts[lost - 1] != "winnable":
+            return True
+        before = self.known(lost - 1, line=True)
+        if before is None:
+            return False
+        stop = self.stops[lost]
+        self.game_turning = TurningPoint(lost, stop.step, stop.round, before.first, before.line)
+        return True
 
     def _round(self, first: int, last: int) -> bool:
         """One round's verdicts (its stops ``first`` to ``last``): whether all are known."""
@@ -269,11 +303,11 @@ class _Work:
         self.turning.append(TurningPoint(high, stop.step, stop.round, before.first, before.line))
         return True
 
-    @staticmethod
-    def _candidate(low: int, high: int, unsure: set[int]) -> int | None:
-        """The position between ``low`` and ``high`` nearest their middle whose verdict is
+    def _candidate(self, low: int, high: int, unsure: set[int]) -> int | None:
+        """The position between ``low`` and ``high`` nearest the game's probing point
+        (:attr:`~app.rules.kind.GameKind.probe_at`: their middle, for most) whose verdict is
         not already unsure."""
-        middle = (low + high) // 2
+        middle = min(high - 1, max(low + 1, low + round(self.game.game.probe_at * (high - low))))
         for distance in range(high - low):
             for at in (middle - distance, middle + distance):
                 if low < at < high and at not in unsure:

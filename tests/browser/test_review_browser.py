@@ -116,3 +116,47 @@ def test_the_review_in_arabic_on_a_phone(
     hindi.goto(f"/games/{game_id}/review")
     expect(hindi.locator("[data-turning-point]")).to_contain_text("से दौर 1 हारा")
     hindi.screenshot(path=artifacts / "review-hi-1280.png")
+
+
+def test_the_redeal_that_lost_the_whole_game_at_1280_and_in_arabic_at_375(
+    new_context: Callable[..., BrowserContext], artifacts: Path
+) -> None:
+    """Montana Expert #16 redealt twice at once (the round after one redeal could be
+    cleared, the one after two cannot, and none is left), then twelve random moves."""
+    page = new_context(viewport={"width": 1280, "height": 900}).new_page()
+    started = page.request.post("/games", form={"kind": "montana", "deal": "16"}, max_redirects=0)
+    game_id = started.headers["location"].rsplit("/", 1)[1]
+    position, rng = montana.new_game(16).redeal().redeal(), random.Random(16)
+    actions = ["redeal", "redeal"]
+    for _ in range(12):
+        move = rng.choice(position.legal_moves())
+        actions.append(move.notation)
+        position = position.play(move)
+    for version, action in enumerate([*actions, "resign"]):
+        page.request.post(
+            f"/games/{game_id}/actions",
+            form={"action": action, "version": str(version)},
+            max_redirects=0,
+        )
+    page.goto(f"/games/{game_id}/review")
+    expect(page.locator("#replay")).to_have_attribute("data-review", "done", timeout=DONE_MS)
+    point = page.locator("[data-game-turning-point]")
+    expect(point).to_have_attribute("data-game-turning-point", "2")
+    expect(point).to_contain_text("Step 2, ")
+    expect(point).to_contain_text("lost the whole game")
+    expect(page.locator("[data-turning-point]")).to_have_count(0)
+    expect(page.locator("#replay")).to_have_attribute("data-step", "1")  # the board before
+    page.keyboard.press("End")
+    expect(page.locator("#replay")).to_have_attribute("data-step", str(len(actions)))
+    page.keyboard.press("t")  # the key jumps to the only turning point: the whole game's
+    expect(page.locator("#replay")).to_have_attribute("data-step", "2")
+    expect(page.locator(".replay-now[aria-live]")).to_contain_text("Step 2:")
+    page.locator("[data-game-turning-point]").get_by_role("link").click()
+    expect(page.locator("#replay")).to_have_attribute("data-step", "1")
+    page.screenshot(path=artifacts / "review-game-1280.png", full_page=True)
+    phone = new_context(viewport={"width": 375, "height": 812}, locale="ar").new_page()
+    phone.goto(f"/games/{game_id}/review")
+    expect(phone.locator("[data-game-turning-point]")).to_contain_text("خسرت اللعبة كلها")
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= 375, width
+    phone.screenshot(path=artifacts / "review-game-ar-375.png", full_page=True)

@@ -153,6 +153,7 @@ def test_montana_rounds_are_searched_each_on_its_own() -> None:
     assert work.run()
     assert sorted(tp.index for tp in work.turning) == sorted(lost)
     assert [tp.round for tp in work.turning] == [0, 1]
+    assert work.game_turning is None  # a redeal was left: whether it could save the game
 
 
 def test_the_longest_stretch_that_went_nowhere() -> None:
@@ -231,3 +232,58 @@ def test_montana_facts_hold_on_the_engine() -> None:
             assert ("in place" in montana_explain.explain(position, move)) or not facts.in_place
             checked += 1
     assert checked > 100
+
+
+class SearchingPool:
+    """A solver pool that searches in this process, as a solver process does (one memory of
+    searches), counting its asks."""
+
+    def __init__(self, kind: str) -> None:
+        self.searches = game_kind(kind).searches()
+        self.kind = kind
+        self.asked = 0
+
+    def known(self, job: Job) -> object | None:
+        return None
+
+    def ask(self, job: Job, wait: float) -> object | None:
+        self.asked += 1
+        return self.searches.answer(game_kind(self.kind).rules.parse(job.text), 15_000)
+
+
+def whole_game(deal: int, moves: list[str]) -> review._Work:
+    review.forget()
+    game, entries = game_of("montana", deal, "expert", moves)
+    stops = review.stops_of(game, entries)
+    work = review._Work(game, stops, SearchingPool("montana"), time.monotonic() + 120)  # type: ignore[arg-type]
+    assert work.run()
+    return work
+
+
+def test_the_redeal_that_lost_the_whole_game_is_named() -> None:
+    # Deal 16: the round after one redeal can be cleared, the one after a second cannot, and
+    # no redeal is left then: redealing again lost the whole game.
+    start = montana.new_game(16).redeal().redeal()
+    work = whole_game(16, ["redeal", "redeal", *random_moves(start, 200, 16)])
+    assert work.verdicts[:3] == ["winnable", "winnable", "lost"]
+    assert work.never == [2] and work.turning == []
+    point = work.game_turning
+    assert point is not None and (point.index, point.step) == (2, 2)
+    before = work.stops[1].position
+    assert point.kept in {m.notation for m in before.legal_moves()}  # clears round 1 instead
+
+
+def test_a_bad_move_with_no_redeal_left_lost_the_whole_game() -> None:
+    # Deal 15 after two redeals (none left) can be cleared: five moves of the solver's
+    # line, then 8♣ to B11, after which the round, and so the game, is lost.
+    start = montana.new_game(15).redeal().redeal()
+    line = game_kind("montana").searches().answer(start, 15_000).moves
+    position, moves = start, ["redeal", "redeal", *line[:5]]
+    for notation in line[:5]:
+        position = position.play(position.parse_action(notation))
+    after = position.play(position.parse_action("8C B11"))
+    moves += ["8C B11", *random_moves(after, 200, 15)]
+    work = whole_game(15, moves)
+    assert [tp.index for tp in work.turning] == [8]  # the deal, two redeals, five moves
+    assert work.game_turning is not None and work.game_turning.index == 8
+    assert work.game_turning.kept == line[5]  # the line's next move kept it winnable

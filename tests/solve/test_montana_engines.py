@@ -200,3 +200,34 @@ def test_the_compiled_search_stops_where_the_process_memory_limit_says() -> None
         memory.limit(None)
     assert answer.verdict == "unknown"
     assert answer.positions <= memory.CHECK_EVERY + 1
+
+
+@pytest.mark.parametrize("engine", [solver.RoundSearch, solver.CompiledSearch])
+def test_a_restarted_search_skips_what_was_proved_lost_and_answers_as_a_fresh_one(
+    engine: type[solver.Search],
+) -> None:
+    # Deal 15 after two redeals: five moves of its clearing line, then 8C B11 loses it.
+    start = montana.new_game(15).redeal().redeal()
+    line = solver.search(start, max_seconds=60).moves
+    positions = [start]
+    for notation in [*line[:5], "8C B11", "7S A1", "2C A1"]:
+        at = positions[-1]
+        if notation in {m.notation for m in at.legal_moves()}:
+            positions.append(at.play(at.parse_action(notation)))
+    order = [len(positions) - 1, 6, 5, 6, 3, len(positions) - 1, 2]
+    search = engine(positions[order[0]])
+    for step, index in enumerate(order):
+        if step:
+            search = search.restart(positions[index])
+        found = search.run(max_seconds=60)
+        fresh = engine(positions[index]).run(max_seconds=60)
+        assert found.verdict == fresh.verdict == ("solved" if index <= 5 else "unsolvable")
+        if found.verdict == "solved":  # a clearing line, replayed through the rules
+            at = positions[index]
+            for notation in found.moves:
+                at = at.play(at.parse_action(notation))
+            assert at.is_won()
+    proved = engine(positions[6])
+    proved.run(max_seconds=60)
+    again = proved.restart(positions[6]).run(max_seconds=60)
+    assert (again.verdict, again.positions) == ("unsolvable", 1)  # its root was proved lost

@@ -86,6 +86,32 @@ def test_a_game_in_play_is_reviewed_once_the_player_chooses_to_and_counts_as_ass
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
+def test_the_redeal_after_which_no_redeal_could_save_the_game_is_named(client: TestClient) -> None:
+    # Deal 16: the round after one redeal can be cleared; the one after the second cannot,
+    # and no redeal is left: the second redeal lost the whole game.
+    position = montana.new_game(16).redeal().redeal()
+    rng = random.Random(16)
+    moves = []
+    while legal := [m for m in position.legal_moves() if isinstance(m, montana.MontanaMove)]:
+        move = rng.choice(legal)
+        moves.append(move.notation)
+        position = position.play(move)
+    game_id = played(client, "montana", 16, ["redeal", "redeal", *moves[:20]])
+    act(client, game_id, "resign", 2 + len(moves[:20]))
+    page = finished(client, game_id)
+    assert 'data-game-turning-point="2"' in page and "data-turning-point=" not in page
+    assert "Step 2, " in page and "lost the whole game" in page
+    assert "Round 3 could not be cleared from its start" in page
+    kept = re.search(r'data-kept="([^"]+)"', page)
+    assert kept and kept.group(1) in {
+        m.notation for m in montana.new_game(16).redeal().legal_moves()
+    }
+    assert "?step=1" in page  # the board before it
+    hindi = client.get(f"/games/{game_id}/review", headers={"Accept-Language": "hi"}).text
+    assert "से पूरा खेल हारा" in hindi
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the solvers' work: one lane
 def test_a_lost_montana_round_names_the_move_that_lost_it_and_a_better_one(
     client: TestClient,
 ) -> None:

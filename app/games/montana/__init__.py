@@ -13,6 +13,10 @@ def _redeal(position: rules.MontanaPosition) -> tuple[Action, ...]:
     return (rules.REDEAL,) if position.can_redeal() else ()
 
 
+def _redeals_left(position: rules.MontanaPosition) -> int:
+    return position.redeals_left
+
+
 KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
     rules=rules.RULES,
     searches=hints.MontanaSearches,
@@ -40,4 +44,6 @@ KIND: Final[GameKind[rules.MontanaPosition, view.MontanaBoard]] = GameKind(
     keeps_unsure_hints=False,
     proofs_cover_the_game=False,
     round_starts=frozenset({rules.REDEAL.notation}),
+    rounds_left=_redeals_left,
+    probe_at=0.75,
 )

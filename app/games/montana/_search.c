@@ -43,6 +43,8 @@ typedef struct {
     size_t count;
 } Seen;
 
+#define MOVE_CHUNK 4096 /* old slots moved between two give-backs of their pages (32 KiB) */
+
 static uint64_t ZOBRIST[CELLS][256];
 
 static uint64_t splitmix(uint64_t *state) {
@@ -71,10 +73,25 @@ static inline uint64_t moved(int card, int source, int gap) {
 
 /* -- the seen table: linear probing, keys spread by their own random bits -------------- */
 
-static inline uint64_t stored(uint64_t key) { return key ? key : 1; }
+/* A slot holds a key with its lowest bit as a mark, LOST: set on every position of a
+ * search that finished without clearing its round (each is reachable from its root, so
+ * none can be cleared). A restart keeps the marked keys and drops the others. */
+#define LOST 1ULL
+static inline uint64_t stored(uint64_t key) {
+    key &= ~LOST;
+    return key ? key : 2;
+}
 
 static inline size_t home(const Seen *seen, uint64_t key) {
-    return (size_t)(((unsigned __int128)key * seen->size) >> 64);
+    return (size_t)(((unsigned __int128)(key & ~LOST) * seen->size) >> 64);
+}
+
+/* Put a slot's value (a stored key and its mark) in; it is not there yet. */
+static void seen_put(Seen *seen, uint64_t value) {
+    size_t i = home(seen, value);
+    while (seen->slots[i]) i = (i + 1 == seen->size) ? 0 : i + 1;
+    seen->slots[i] = value;
+    seen->count++;
 }
 
 /* Add `key`; 1 if it was new. The caller keeps the table below its load (room for it). */
@@ -82,7 +99,7 @@ static int seen_add(Seen *seen, uint64_t key) {
     key = stored(key);
     for (size_t i = home(seen, key);; i = (i + 1 == seen->size) ? 0 : i + 1) {
         uint64_t here = seen->slots[i];
-        if (here == key) return 0;
+        if ((here & ~LOST) == key) return 0;
         if (here == 0) {
             seen->slots[i] = key;
             seen->count++;
@@ -95,7 +112,7 @@ static int seen_add(Seen *seen, uint64_t key) {
 static void seen_discard(Seen *seen, uint64_t key) {
     key = stored(key);
     size_t size = seen->size, i = home(seen, key);
-    while (seen->slots[i] != key) {
+    while ((seen->slots[i] & ~LOST) != key) {
         if (seen->slots[i] == 0) return;
         i = (i + 1 == size) ? 0 : i + 1;
     }
@@ -128,7 +145,26 @@ static void seen_unmap(Seen *seen) {
     seen->slots = NULL;
 }
 
-#define MOVE_CHUNK 4096 /* old slots moved between two give-backs of their pages (32 KiB) */
+/* Move `seen`'s slots into a new table of `size` slots (those marked LOST only, when
+ * `lost_only`), in chunks: a key's home rises with the key, so moving the old slots in
+ * order fills the new table in order too, and each chunk of old slots is given back once
+ * moved: the two together hold about the bigger table's bytes, never both whole. */
+static int seen_move(Seen *seen, size_t size, int lost_only) {
+    uint64_t *slots = seen_map(size);
+    if (slots == NULL) return -1;
+    Seen moved_to = {slots, size, 0};
+    for (size_t start = 0; start < seen->size; start += MOVE_CHUNK) {
+        size_t end = start + MOVE_CHUNK < seen->size ? start + MOVE_CHUNK : seen->size;
+        for (size_t i = start; i < end; i++)
+            if (seen->slots[i] && (!lost_only || (seen->slots[i] & LOST)))
+                seen_put(&moved_to, seen->slots[i]);
+        if (end - start == MOVE_CHUNK)
+            madvise(seen->slots + start, MOVE_CHUNK * sizeof(uint64_t), MADV_DONTNEED);
+    }
+    seen_unmap(seen);
+    *seen = moved_to;
+    return 0;
+}
 
 /* Make room for `more` keys in a table of at most `max_bytes`: 0 when there is room, -1
  * when there is not. A key's home rises with the key, so moving the old slots in order
@@ -139,19 +175,7 @@ static int seen_room(Seen *seen, size_t more, size_t max_bytes) {
     size_t size = seen->size * 2, fits = max_bytes / sizeof(uint64_t);
     if (size > fits) size = fits;
     if ((seen->count + more) * MAX_LOAD_DEN > size * MAX_LOAD_NUM) return -1;
-    uint64_t *slots = seen_map(size);
-    if (slots == NULL) return -1;
-    Seen grown = {slots, size, 0};
-    for (size_t start = 0; start < seen->size; start += MOVE_CHUNK) {
-        size_t end = start + MOVE_CHUNK < seen->size ? start + MOVE_CHUNK : seen->size;
-        for (size_t i = start; i < end; i++)
-            if (seen->slots[i]) seen_add(&grown, seen->slots[i]);
-        if (end - start == MOVE_CHUNK)
-            madvise(seen->slots + start, MOVE_CHUNK * sizeof(uint64_t), MADV_DONTNEED);
-    }
-    seen_unmap(seen);
-    *seen = grown;
-    return 0;
+    return seen_move(seen, size, 0);
 }
 
 /* -- the search ------------------------------------------------------------------------- */
@@ -170,6 +194,7 @@ typedef struct {
     uint64_t key;
     long long nodes;
     Seen seen;
+    size_t lost; /* keys marked LOST in the seen table */
     Step *path;
     Level *todo;
     size_t depth;   /* steps on the path; levels on todo: depth + 1, or depth when none */
@@ -213,19 +238,10 @@ static int row_length(const uint8_t *cells, int start, const uint8_t *twos, int 
     return length;
 }
 
-/* Search(cells: bytes of 52, twos: four bytes (the 2s each row's column 1 takes), headed) */
-static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
-    static char *names[] = {"cells", "twos", "headed", NULL};
+/* Read a board into `self` (cells, where, gaps): 0, or -1 with ValueError set. */
+static int load_board(Search *self, PyObject *board) {
     Py_buffer cells;
-    PyObject *twos;
-    int headed;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "y*Op", names, &cells, &twos, &headed))
-        return -1;
-    if (self->path != NULL) {
-        PyBuffer_Release(&cells);
-        PyErr_SetString(PyExc_RuntimeError, "a search is made once");
-        return -1;
-    }
+    if (PyObject_GetBuffer(board, &cells, PyBUF_SIMPLE) < 0) return -1;
     int ok = cells.len == CELLS;
     int gaps = 0, present[CELLS] = {0};
     for (Py_ssize_t i = 0; ok && i < CELLS; i++) {
@@ -248,6 +264,43 @@ static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
         PyErr_SetString(PyExc_ValueError, "a Montana board is 48 cards (4 ... 51) and 4 gaps");
         return -1;
     }
+    return 0;
+}
+
+/* The root's row lengths, score and key; the search set to start from it. */
+static void start_at_root(Search *self) {
+    int score = 0;
+    for (int row = 0; row < 4; row++) {
+        self->rows[row] = (uint8_t)row_length(self->cells, row * COLUMNS, self->twos[row],
+                                              self->twos_count[row]);
+        score += self->rows[row];
+    }
+    self->score_now = self->best_score = self->open_score = score;
+    self->best_length = self->open_length = 0;
+    self->key = board_key(self->cells);
+    self->depth = self->levels = 0;
+    self->expand = 1;
+    self->nodes = 1;
+    self->advanced = 0;
+    self->solved = self->finished = score == CLEARED;
+}
+
+/* Search(cells: bytes of 52, twos: four bytes (the 2s each row's column 1 takes), headed) */
+static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"cells", "twos", "headed", NULL};
+    PyObject *board, *twos;
+    int headed;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOp", names, &board, &twos, &headed))
+        return -1;
+    if (self->path != NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "a search is made once");
+        return -1;
+    }
+    if (!PyBytes_Check(board)) {
+        PyErr_SetString(PyExc_TypeError, "cells: bytes");
+        return -1;
+    }
+    if (load_board(self, board) < 0) return -1;
     if (!PyTuple_Check(twos) || PyTuple_GET_SIZE(twos) != 4) {
         PyErr_SetString(PyExc_ValueError, "twos: one bytes object a row");
         return -1;
@@ -269,15 +322,7 @@ static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
         }
     }
     self->headed = headed;
-    int score = 0;
-    for (int row = 0; row < 4; row++) {
-        self->rows[row] = (uint8_t)row_length(self->cells, row * COLUMNS, self->twos[row],
-                                              self->twos_count[row]);
-        score += self->rows[row];
-    }
-    self->score_now = self->best_score = self->open_score = score;
-    self->best_length = self->open_length = 0;
-    self->key = board_key(self->cells);
+    start_at_root(self);
     self->seen.slots = seen_map(FIRST_SLOTS);
     if (self->seen.slots == NULL || reserve(self, 256) < 0) {
         PyErr_NoMemory();
@@ -285,10 +330,6 @@ static int search_init(Search *self, PyObject *args, PyObject *kwargs) {
     }
     self->seen.size = FIRST_SLOTS;
     seen_add(&self->seen, self->key);
-    self->depth = self->levels = 0;
-    self->expand = 1;
-    self->nodes = 1;
-    self->solved = self->finished = score == CLEARED;
     return 0;
 }
 
@@ -462,6 +503,11 @@ static PyObject *search_run(Search *self, PyObject *args, PyObject *kwargs) {
         self->rows[step.row] = step.length;
         self->key = step.key;
     }
+    if (self->finished && !self->solved && !self->advanced && self->lost < self->seen.count) {
+        for (size_t i = 0; i < self->seen.size; i++)
+            if (self->seen.slots[i]) self->seen.slots[i] |= LOST;
+        self->lost = self->seen.count;
+    }
     PyEval_RestoreThread(thread);
     self->running = 0;
     if (status == FAILED) {
@@ -496,6 +542,40 @@ static PyObject *search_advance(Search *self, PyObject *unused) {
     }
     self->open_score = self->best_score;
     self->advanced = 1;
+    Py_RETURN_NONE;
+}
+
+/* restart(cells): search from another board of the same game (the same 2s head its rows),
+ * keeping every position a finished search of this object proved lost (the keys marked
+ * LOST: each is reachable from a root that cannot be cleared) and dropping the others. A
+ * clearing line never passes through a lost position, so the new search skips them all;
+ * a root among them is lost at once. Not after advance() (it let go of keys). */
+static PyObject *search_restart(Search *self, PyObject *board) {
+    if (self->running || self->advanced) {
+        PyErr_SetString(PyExc_RuntimeError, "a search that moved on (or runs) does not restart");
+        return NULL;
+    }
+    if (!PyBytes_Check(board)) {
+        PyErr_SetString(PyExc_TypeError, "cells: bytes");
+        return NULL;
+    }
+    uint8_t cells[CELLS], where[CELLS], gaps[4];
+    memcpy(cells, self->cells, CELLS);
+    memcpy(where, self->where, CELLS);
+    memcpy(gaps, self->gaps, 4);
+    if (load_board(self, board) < 0) {
+        memcpy(self->cells, cells, CELLS);
+        memcpy(self->where, where, CELLS);
+        memcpy(self->gaps, gaps, 4);
+        return NULL;
+    }
+    if (self->seen.count > self->lost) {
+        if (seen_move(&self->seen, self->seen.size, 1) < 0) return PyErr_NoMemory();
+    }
+    start_at_root(self);
+    if (!self->finished && seen_room(&self->seen, 1, SIZE_MAX) == 0 &&
+        !seen_add(&self->seen, self->key))
+        self->finished = 1; /* a lost position */
     Py_RETURN_NONE;
 }
 
@@ -543,6 +623,8 @@ static PyObject *search_get_seen_bytes(Search *self, void *closure) {
 static PyMethodDef search_methods[] = {
     {"run", (PyCFunction)(void (*)(void))search_run, METH_VARARGS | METH_KEYWORDS,
      "run(max_seconds, max_nodes, max_bytes, full=None): search on; says why it stopped"},
+    {"restart", (PyCFunction)search_restart, METH_O,
+     "restart(cells): search from another board, every position seen so far lost"},
     {"advance", (PyCFunction)search_advance, METH_NOARGS,
      "the first move of the current line was played: the root from now on"},
     {"result", (PyCFunction)search_result, METH_NOARGS,

@@ -16,6 +16,7 @@ from typing import Final
 from app.caches import Kept, text_size
 from app.games.montana import solver
 from app.games.montana.rules import MontanaPosition, parse
+from app.rules.cards import Card
 from app.rules.protocol import Answer, Hint, Position
 from app.solve.recent import Recent
 
@@ -29,6 +30,15 @@ a search is not a result but work under way, and what it holds is the solver pro
 memory bound's to watch (:mod:`app.service.solvers`)."""
 ANSWERS_KEPT_BYTES: Final = 4 << 20
 ASKED_KEPT_BYTES: Final = 64 << 10
+
+
+Round = tuple[str, int, int, tuple[Card, ...]]
+"""A round of a game: its variant, deal, redeals done before it and the aces heading its
+rows."""
+
+
+def _round_of(position: MontanaPosition) -> Round:
+    return position.variant.name, position.deal, position.redeals_done, position.aces
 
 
 def _hint_size(key: str, hint: Hint) -> int:
@@ -66,6 +76,11 @@ class MontanaSearches:
         self.answers = Kept[tuple[str, int], Answer](
             "montana answers", ANSWERS_KEPT_BYTES, _answer_size
         )
+        self.verdicts: tuple[Round, solver.Search] | None = None
+        """The last verdict's search, with the positions its searches proved lost (each
+        seen by one that finished without a clear): the next verdict asked in the same
+        round (a review's next probe) restarts it and skips them all instead of searching
+        them again."""
 
     def answer(self, position: Position, budget_ms: int) -> Answer:
         """Can this round be cleared without another redeal? The line is the best found."""
@@ -77,10 +92,30 @@ class MontanaSearches:
 
     def _search(self, text: str, budget_ms: int) -> Answer:
         position = parse(text)
-        result = self.new_search(position).run(max_seconds=budget_ms / 1000)
+        round_ = _round_of(position)
+        kept = self.verdicts if self.verdicts is not None and self.verdicts[0] == round_ else None
+        self.verdicts = None
+        began = time.perf_counter()
+        search = self._restarted(kept[1], position) if kept is not None else None
+        search = search or self.new_search(position)
+        result = search.run(max_seconds=budget_ms / 1000)
+        left = budget_ms / 1000 - (time.perf_counter() - began)
+        if kept is not None and result.verdict == "unknown" and left > 0:
+            # Stopped short of its budget (the lost positions kept left no room to grow):
+            # a search of its own has the process's room to itself.
+            search = self.new_search(position)
+            result = search.run(max_seconds=left)
+        self.verdicts = (round_, search)
         if result.verdict != "unknown" and result.moves:
             self._remember_line(position, result.moves)
         return result
+
+    @staticmethod
+    def _restarted(search: solver.Search, position: MontanaPosition) -> solver.Search | None:
+        try:
+            return search.restart(position)
+        except MemoryError:  # no room to drop the positions not proved lost
+            return None
 
     def hint(self, position: Position, budget_ms: int) -> Hint:
         """From a proved line, else from a search of the round (carried on if still going)."""
@@ -123,6 +158,7 @@ class MontanaSearches:
         return Hint(legal[0].notation if legal else None, sure)
 
     def forget(self) -> None:
+        self.verdicts = None
         self.answers.clear()
         self.lines.clear()
         self.searches.trim(0)

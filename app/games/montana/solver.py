@@ -220,7 +220,9 @@ class RoundSearch:
     not searched twice).
     """
 
-    def __init__(self, position: montana.MontanaPosition) -> None:
+    def __init__(self, position: montana.MontanaPosition, *, lost: set[int] | None = None) -> None:
+        """``lost``: positions proved lost by earlier searches (see :meth:`restart`),
+        skipped."""
         self.cells = cells = bytearray(board_of(position))
         self.where = bytearray(52)
         for cell, value in enumerate(cells):
@@ -237,13 +239,17 @@ class RoundSearch:
         """The best line found below the first move now being searched."""
         self.path: list[Step] = []
         self.key = key_of(bytes(cells))
-        self.seen = {self.key}
+        self.lost: set[int] = lost if lost is not None else set()
+        """Positions proved lost: every one a finished search without a clear saw."""
+        known_lost = self.key in self.lost
+        self.seen = set(self.lost)
+        self.seen.add(self.key)
         self.todo: list[list[Move]] = []
         self.expand = True
         """The position reached has not had its moves listed yet (only ever the root)."""
         self.nodes = 1
         self.verdict: Verdict = "solved" if self.best_score == CLEARED else "unsolvable"
-        self.finished = self.verdict == "solved"
+        self.finished = self.verdict == "solved" or known_lost
         self.advanced = False
 
     def run(self, *, max_seconds: float, max_nodes: int = MAX_NODES) -> Answer:
@@ -380,6 +386,17 @@ class RoundSearch:
         """Whether this search starts from ``position`` (after any moves it moved on)."""
         return self.root_key == key_of(board_of(position))
 
+    def restart(self, position: montana.MontanaPosition) -> RoundSearch:
+        """A search from ``position`` (a board of the same game: the same 2s head its rows)
+        that skips every position proved lost so far: each one a search finished without a
+        clear saw (reachable from a root that cannot be cleared, it cannot be either). A
+        clearing line from ``position`` never passes through one; a root among them is lost
+        at once. Not after :meth:`advance` (it let go of positions it saw)."""
+        assert not self.advanced, "a search that moved on does not restart"
+        if self.finished and self.verdict == "unsolvable":
+            self.lost = self.seen
+        return RoundSearch(position, lost=self.lost)
+
     def advance(self) -> None:
         """The first move of the current line was played: it is the root from now on."""
         assert self.path and not self.finished, "only an unfinished search moves on"
@@ -477,6 +494,15 @@ class CompiledSearch:
         if position.score <= score and exact and (verdict != "solved" or position.is_won()):
             return tuple(moves)
         return None
+
+    def restart(self, position: montana.MontanaPosition) -> Search:
+        """As :meth:`RoundSearch.restart`: the core keeps its seen table (this search, from
+        ``position`` now)."""
+        if self.python is not None:
+            return self.python.restart(position)
+        self.core.restart(board_of(position))
+        self.root, self.suggested = position, None
+        return self
 
     def advance(self) -> None:
         """The first move of the current line was played: it is the root from now on."""

@@ -145,31 +145,15 @@ def _page(
         words = game.game.describe("move", action, previous, previous.play(action))
         lines.append(Line(index, stop.step, words, stop.notation, found.verdicts[index]))
     turning = found.turning_points
-    if step is None:
-        shown = turning[0].index - 1 if turning else len(stops) - 1
-    else:
-        shown = found.stop_at(step)
+    first = turning[0] if turning else found.game_turning
+    before_first = first.index - 1 if first else len(stops) - 1
+    shown = before_first if step is None else found.stop_at(step)
     shown = max(0, min(shown, len(stops) - 1))
-    points = []
-    for point in turning:
-        before = stops[point.index - 1]
-        lost = lines[point.index - 1]
-        kept_words = kept_why = None
-        if point.kept is not None:
-            action = before.position.parse_action(point.kept)
-            after = before.position.play(action)
-            kept_words = game.game.describe("move", action, before.position, after)
-            kept_why = game.game.presenter.explain(before.position, action, max(point.line - 1, 0))
-        points.append(
-            {
-                "point": point,
-                "before": before,
-                "lost": lost,
-                "kept_words": kept_words,
-                "kept_why": kept_why,
-                "round": point.round + 1,
-            }
-        )
+    points = [_point(found, lines, point) for point in turning]
+    game_point = None
+    if found.game_turning is not None:
+        game_point = _point(found, lines, found.game_turning)
+        game_point["also_round"] = any(p.index == found.game_turning.index for p in turning)
     known = sum(verdict != "pending" for verdict in found.verdicts)
     par = (
         pars.known(db=db, variant=game.variant, deal=game.deal)
@@ -189,6 +173,7 @@ def _page(
         shown=shown,
         stop=stops[shown],
         points=points,
+        game_point=game_point,
         known=known,
         total=len(stops),
         par=par,
@@ -202,3 +187,24 @@ def _page(
         position=stops[shown].position,
         unsure_words=_("not sure (the search ran out of its budget)"),
     )
+
+
+def _point(found: reviews.Review, lines: list[Line], point: reviews.TurningPoint) -> dict[str, Any]:
+    """What the page says of a turning point: the move in words, the board before it, and
+    the move that kept it winnable there with why."""
+    game = found.game
+    before = found.stops[point.index - 1]
+    kept_words = kept_why = None
+    if point.kept is not None:
+        action = before.position.parse_action(point.kept)
+        after = before.position.play(action)
+        kept_words = game.game.describe("move", action, before.position, after)
+        kept_why = game.game.presenter.explain(before.position, action, max(point.line - 1, 0))
+    return {
+        "point": point,
+        "before": before,
+        "lost": lines[point.index - 1],
+        "kept_words": kept_words,
+        "kept_why": kept_why,
+        "round": point.round + 1,
+    }
