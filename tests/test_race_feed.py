@@ -195,22 +195,19 @@ def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
 
 def test_closing_the_streams_ends_each_and_opens_no_more(sqlite_db: Database) -> None:
     async def run() -> None:
-        made = race_feed._FEEDS[sqlite_db] = feed(sqlite_db, max_streams=10)
+        made = feed(sqlite_db, max_streams=10)
         watches = [made.subscribe("t", "a", nothing), made.subscribe("u", "b", nothing)]
         for watch in watches:
             await made.first(watch)
         waits = [asyncio.ensure_future(made.wait(watch)) for watch in watches]
         await asyncio.sleep(0)
-        race_feed.close_streams()  # as the server's shutdown would, from any thread
+        await asyncio.to_thread(made.close_streams)  # as a server's shutdown, any thread
         assert await asyncio.gather(*waits) == [False, False]
         with pytest.raises(StreamsFull):
             made.subscribe("t", "c", nothing)
         await made.aclose()
 
-    try:
-        in_own_thread(run)
-    finally:
-        race_feed._FEEDS.pop(sqlite_db, None)
+    in_own_thread(run)
 
 
 def test_no_feed_no_announcement(sqlite_db: Database) -> None:

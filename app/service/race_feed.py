@@ -228,7 +228,8 @@ class Feed:
 
     def close_streams(self) -> None:
         """Every open stream ends (cleanly: its client reconnects, to any server); no
-        new one opens. Any thread."""
+        new one opens. Any thread: a server calls it as its graceful shutdown begins
+        (uvicorn waits for open answers before the app's lifespan ends)."""
         self.closing = True
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._wake_all)
@@ -304,15 +305,6 @@ def install(
 
 def feed_of(db: Database) -> Feed | None:
     return _FEEDS.get(db)
-
-
-def close_streams(db: Database | None = None) -> None:
-    """End every open race stream of this process (of ``db``'s site only, if given),
-    cleanly, and open no more: for a server's shutdown (its clients reconnect to another).
-    Safe from any thread; the app's lifespan calls it at its end, and a server calls it as
-    its graceful shutdown begins (uvicorn waits for open answers before the lifespan ends)."""
-    for feed in [_FEEDS[db]] if db is not None and db in _FEEDS else list(_FEEDS.values()):
-        feed.close_streams()
 
 
 def moved(db: Database, game_id: str) -> None:

@@ -170,7 +170,7 @@ class RaceStream(StreamingResponse):
             self.feed.unsubscribe(self.watch)
 
 
-def end_on_exit_signals(db: Database) -> None:
+def end_on_exit_signals(feed: Feed) -> None:
     """A server asked to stop (SIGTERM, SIGINT) ends its race streams at once, before
     draining: uvicorn waits for open answers before the app's lifespan ends, so streams
     would hold a restart to the end of its grace. The server's own handler still runs
@@ -186,7 +186,7 @@ def end_on_exit_signals(db: Database) -> None:
         def ending(
             signum: int, frame: FrameType | None, before: Callable[..., object] = before
         ) -> None:
-            race_feed.close_streams(db)  # thread-safe: the loop ends them
+            feed.close_streams()  # thread-safe: the loop ends them
             before(signum, frame)
 
         signal.signal(number, ending)
