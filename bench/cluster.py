@@ -151,22 +151,27 @@ def watched(
         racing.sent = [{} for _ in games]
         racing.answered = [{} for _ in games]
         spent = cpu(cluster, cluster.app_names)
+        reading = sum(races.cpu_seconds(reader.pid) for reader, _, _ in readers)
         done = racing.run(seconds)
-        phases.append((each, done, cpu(cluster, cluster.app_names) - spent, racing.answered))
+        spent = cpu(cluster, cluster.app_names) - spent
+        reading = sum(races.cpu_seconds(reader.pid) for reader, _, _ in readers) - reading
+        phases.append((each, done, spent, reading, racing.answered))
         time.sleep(1.0)  # the last events on their way
     stop.write_text("stop")
     seen = []
     for reader, _, out in readers:
         reader.wait(60)
         seen += json.loads(out.read_text())
-    for each, done, spent, answered in phases:
+    for each, done, spent, reading, answered in phases:
         found = races.latencies(seen, answered)
         p50, p95 = (1000 * races.percentile(found, share) for share in (0.5, 0.95))
         who = f"a move every {each:g} s a racer" if each else "racers flat out"
         print(f"  {who}: {done / seconds:.0f} moves/s; move's answer to every stream p50 "
               f"{p50:.1f} ms, p95 {p95:.1f} ms (target <= 150 ms), {len(found)} of "
               f"{done * watchers} (move, stream) pairs seen; app servers' CPU a move "
-              f"{1000 * spent / max(1, done):.2f} ms")  # fmt: skip
+              f"{1000 * spent / max(1, done):.2f} ms, the watchers' processes' "
+              f"{1000 * reading / max(1, done):.2f} ms (of {2000 * seconds / max(1, done):.0f} "
+              "ms the machine's two cores give a move)")  # fmt: skip
         if not found:
             raise SystemExit("no move reached a stream")
 
