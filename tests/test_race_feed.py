@@ -188,6 +188,9 @@ def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
         made.at("t", 0.05)  # the countdown's end
         made.at("t", 0.5)  # a later moment does not push it back
         assert await asyncio.wait_for(made.wait(watch), 0.4)
+        made.latest(watch)
+        made.at("t", 0.05)  # a moment after a timer has gone off is timed anew
+        assert await asyncio.wait_for(made.wait(watch), 0.4)
         await made.aclose()
 
     in_own_thread(run)

@@ -163,8 +163,9 @@ class Feed:
         race = self.races.get(token)
         if race is None or self.loop is None:
             return
-        when = self.loop.time() + max(0.0, delay)
-        if race.timer is None or race.timer.cancelled() or race.timer.when() > when:
+        now = self.loop.time()
+        when = now + max(0.0, delay)
+        if race.timer is None or not now < race.timer.when() <= when:  # none sooner pending
             if race.timer is not None:
                 race.timer.cancel()
             race.timer = self.loop.call_at(when, self.deliver, token)
