@@ -10,8 +10,12 @@
 2. **A race watched**: eight racers moving through the proxy while ``--watchers`` pages
    stream its events (spread over the three servers by the proxy), with races' changes
    carried between servers by Redis pub/sub, then by PostgreSQL's ``LISTEN/NOTIFY``
-   (``REDIS_URL`` unset): p50 and p95 from a move's answer to its event on every stream
-   (target p95 <= 150 ms), and the servers' memory a stream.
+   (``REDIS_URL`` unset): first at a person's pace (``--pace``: a move every 0.5 s a
+   racer), then flat out (each racer's next move as soon as its answer comes): moves a
+   second, p50 and p95 from a move's answer to its event on every stream (target p95 <=
+   150 ms), the app servers' CPU a move, and their memory a stream. The watchers are
+   lean clients (bench/races.py ``--watch``: bare sockets, only each table's ``id`` read)
+   in a few processes on the same machine.
 
 PostgreSQL runs with ``fsync=off`` here (a bench, not the data of record): on real hosts a
 commit also waits for the disk. ``--smoke`` runs one second a step with 30 watchers.
@@ -103,8 +107,9 @@ def moves(cluster: Cluster, seconds: float, connections: int) -> None:
 
 
 def watched(
-    cluster: Cluster, label: str, seconds: float, watchers: int, folder: Path, direct: bool
-) -> None:
+    cluster: Cluster, label: str, seconds: float, watchers: int, folder: Path, direct: bool,
+    pace: float,
+) -> None:  # fmt: skip
     race, games = races.set_up(cluster.url)
     racing = races.Racing(games, [0] * races.RACERS)
     racing.run(min(1.0, seconds))  # warm up
@@ -136,26 +141,39 @@ def watched(
         time.sleep(0.1)
     time.sleep(0.5)
     idle = memory(cluster)
-    racing.sent = [{} for _ in games]
-    racing.answered = [{} for _ in games]
-    done = racing.run(seconds)
-    time.sleep(1.0)  # the last events on their way
+    how = "straight to them" if direct else "through the proxy"
+    print(f"a race watched by {watchers} streams over 3 servers ({how}), {label}: servers' "
+          f"memory {before:.0f} MiB, {idle:.0f} MiB with the streams open: "
+          f"{1024 * (idle - before) / watchers:.1f} KiB a stream")  # fmt: skip
+    phases = []
+    for each in dict.fromkeys((pace, 0.0)):  # people's pace, then as fast as answers come
+        racing.pace = each
+        racing.sent = [{} for _ in games]
+        racing.answered = [{} for _ in games]
+        spent = cpu(cluster, cluster.app_names)
+        reading = sum(races.cpu_seconds(reader.pid) for reader, _, _ in readers)
+        done = racing.run(seconds)
+        spent = cpu(cluster, cluster.app_names) - spent
+        reading = sum(races.cpu_seconds(reader.pid) for reader, _, _ in readers) - reading
+        phases.append((each, done, spent, reading, racing.answered))
+        time.sleep(1.0)  # the last events on their way
     stop.write_text("stop")
     seen = []
     for reader, _, out in readers:
         reader.wait(60)
         seen += json.loads(out.read_text())
-    found = races.latencies(seen, racing.answered)
-    pairs = sum(len(sent) for sent in racing.sent) * watchers
-    how = "straight to them" if direct else "through the proxy"
-    p50, p95 = (1000 * races.percentile(found, share) for share in (0.5, 0.95))
-    print(f"a race watched by {watchers} streams over 3 servers ({how}), {label}: "
-          f"{done / seconds:.0f} moves/s; move's answer to every stream p50 {p50:.1f} ms, "
-          f"p95 {p95:.1f} ms (target <= 150 ms), {len(found)} of {pairs} (move, stream) "
-          f"pairs seen; servers' memory {before:.0f} MiB, {idle:.0f} MiB with the streams "
-          f"open: {1024 * (idle - before) / watchers:.1f} KiB a stream")  # fmt: skip
-    if not found:
-        raise SystemExit("no move reached a stream")
+    for each, done, spent, reading, answered in phases:
+        found = races.latencies(seen, answered)
+        p50, p95 = (1000 * races.percentile(found, share) for share in (0.5, 0.95))
+        who = f"a move every {each:g} s a racer" if each else "racers flat out"
+        print(f"  {who}: {done / seconds:.0f} moves/s; move's answer to every stream p50 "
+              f"{p50:.1f} ms, p95 {p95:.1f} ms (target <= 150 ms), {len(found)} of "
+              f"{done * watchers} (move, stream) pairs seen; app servers' CPU a move "
+              f"{1000 * spent / max(1, done):.2f} ms, the watchers' processes' "
+              f"{1000 * reading / max(1, done):.2f} ms (of {2000 * seconds / max(1, done):.0f} "
+              "ms the machine's two cores give a move)")  # fmt: skip
+        if not found:
+            raise SystemExit("no move reached a stream")
 
 
 def main() -> None:
@@ -163,6 +181,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--watchers", type=int, default=1000)
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.5,
+        help="seconds between a racer's moves (then flat out, 0, as well)",
+    )
     parser.add_argument("--smoke", action="store_true")
     parser.add_argument("--streams-only", action="store_true", help="only the race watched")
     parser.add_argument("--direct", action="store_true", help="streams not through the proxy")
@@ -187,7 +211,8 @@ def main() -> None:
                 if redis and not args.streams_only:
                     moves(cluster, args.seconds, args.connections)
                 label = "Redis pub/sub" if redis else "PostgreSQL LISTEN/NOTIFY"
-                watched(cluster, label, args.seconds, args.watchers, cluster.folder, args.direct)
+                watched(cluster, label, args.seconds, args.watchers, cluster.folder, args.direct,
+                        args.pace)  # fmt: skip
             finally:
                 cluster.down()
     finally:

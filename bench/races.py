@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -122,10 +123,14 @@ def set_up(url: str) -> tuple[str, list[tuple[httpx.Client, str]]]:
 
 
 class Racing:
-    """The racers' threads: each a move and ``undo``, alternating, on its own game."""
+    """The racers' threads: each a move and ``undo``, alternating, on its own game, as
+    fast as the answers come, or (``pace``) one a racer every ``pace`` seconds, as people
+    play (each racer's first move at a random moment within its first ``pace``)."""
 
-    def __init__(self, games: list[tuple[httpx.Client, str]], versions: list[int]) -> None:
-        self.games = games
+    def __init__(
+        self, games: list[tuple[httpx.Client, str]], versions: list[int], pace: float = 0.0
+    ) -> None:
+        self.games, self.pace = games, pace
         self.versions = versions
         self.sent: list[dict[int, float]] = [{} for _ in games]
         """Per racer: each version a move made, and when its request was sent."""
@@ -147,7 +152,9 @@ class Racing:
 
     def _race(self, index: int) -> None:
         client, game = self.games[index]
-        while not self.stop.is_set():
+        due = time.monotonic() + random.random() * self.pace
+        while not self.stop.wait(max(0.0, due - time.monotonic()) if self.pace else 0):
+            due += self.pace
             version = self.versions[index]
             action = "6a" if version % 2 == 0 else "undo"
             sent = time.time()
@@ -165,18 +172,17 @@ class Racing:
 
 
 async def watch(urls: list[str], ready: Path, out: Path, stop: Path) -> None:
-    """Open every stream, say so (``ready``), and note when each racer's version shows on
-    each stream, until ``stop`` appears; then write the notes to ``out``."""
-    seen: list[list[tuple[int, int, float]]] = [[] for _ in urls]
+    """Open every stream, say so (``ready``), and note when each stream's table changes
+    (by its ``id:``, the race's step), until ``stop`` appears; then write to ``out`` each
+    stream's notes as (racer, version, time). A lean client (the watchers share the
+    machine's cores with the servers): a bare socket, the chunked body cut at its
+    events, only the last table's ``id`` line read; a table's versions parsed once an id
+    for all streams (the same id is the same table: racers' versions only grow)."""
+    seen: list[list[tuple[str, float]]] = [[] for _ in urls]
     opened = 0
-    versions: dict[bytes, list[int]] = {}
-    """The racers' versions of each racers event read, by its bytes: every stream of a
-    worker is sent the same bytes for a change, so each is parsed once, not once a stream
-    (the watchers share the machine's cores with the servers)."""
+    versions: dict[str, list[int]] = {}
 
     async def one(index: int, url: str) -> None:
-        """One stream on a bare socket (a light client: the watchers share the machine
-        with the server): the request, the headers, then the chunked body's events."""
         nonlocal opened
         address = urlsplit(url)
         reader, writer = await asyncio.open_connection(address.hostname, address.port)
@@ -184,25 +190,21 @@ async def watch(urls: list[str], ready: Path, out: Path, stop: Path) -> None:
                      "Accept: text/event-stream\r\n\r\n".encode())  # fmt: skip
         await reader.readuntil(b"\r\n\r\n")
         opened += 1
-        body = b""
-        while True:
-            size = int((await reader.readline()).strip() or b"0", 16)
-            if not size:
-                break
-            body += (await reader.readexactly(size + 2))[:-2]
-            *events, body = body.split(b"\n\n")
-            now = time.time()
-            for racer_rows in events:
-                if racer_rows.startswith(b"event: racers"):
-                    found = versions.get(racer_rows)
-                    if found is None:
-                        if len(versions) > 64:
-                            versions.clear()
-                        found = versions[racer_rows] = [
-                            int(version) for version in ROW.findall(racer_rows.decode())
-                        ]
-                    for racer, version in enumerate(found):
-                        seen[index].append((racer, version, now))
+        notes, last, body = seen[index], "", b""
+        while size := int((await reader.readline()).strip() or b"0", 16):
+            body += (await reader.readexactly(size + 2))[:-2]  # a proxy may cut it anew
+            end = body.rfind(b"\n\n") + 2
+            chunk, body = body[:end], body[end:]
+            at = chunk.rfind(b"event: racers\nid: ")
+            if at < 0:
+                continue
+            known = chunk[at + 19 : chunk.index(b"\n", at + 19)].decode()
+            if known != last:
+                last = known
+                notes.append((known, time.time()))
+                if known not in versions:
+                    table = chunk[at : chunk.find(b"\n\n", at)].decode()
+                    versions[known] = [int(v) for v in ROW.findall(table)]
 
     tasks = [asyncio.create_task(one(i, url)) for i, url in enumerate(urls)]
     while opened < len(urls):
@@ -213,7 +215,9 @@ async def watch(urls: list[str], ready: Path, out: Path, stop: Path) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    out.write_text(json.dumps(seen))
+    found = [[(r, v, at) for known, at in notes for r, v in enumerate(versions[known])]
+             for notes in seen]  # fmt: skip
+    out.write_text(json.dumps(found))
 
 
 def latencies(seen: list[list[list[float]]], sent: list[dict[int, float]]) -> list[float]:

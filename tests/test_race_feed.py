@@ -30,8 +30,8 @@ class Counting(race_fanout.Local):
         await super().announce(token)
 
 
-async def nothing() -> None:
-    return None
+async def nothing(before: object) -> str:
+    return "race"
 
 
 def feed(db: Database, **caps: float) -> Feed:
@@ -74,24 +74,22 @@ def test_clients_coming_and_going_never_end_or_starve_the_other_streams(
     async def run() -> None:
         made = feed(sqlite_db, max_streams=1000, per_address=0)
         made.start()
-        reads = 0
+        reads = stored = 0
 
-        async def read() -> int:
+        async def read(before: object) -> int:
             nonlocal reads
             reads += 1
-            version = made.races["t"].version  # the rows as they stand when read
+            version = stored  # the rows as they stand when read
             await asyncio.sleep(random.random() / 500)  # a reading in a worker thread
             return version
 
         seen: list[list[int]] = [[] for _ in range(16)]
 
         async def stream(out: list[int], watch: Watch) -> None:
-            value, _parts = await made.first(watch)
-            out.append(value)  # type: ignore[arg-type]
+            out.append(await made.first(watch))  # type: ignore[arg-type]
             while True:
                 if await made.wait(watch):
-                    value, _parts = made.latest(watch)
-                    out.append(value)  # type: ignore[arg-type]
+                    out.append(made.latest(watch))  # type: ignore[arg-type]
 
         async def churn() -> None:
             watch = made.subscribe("t", "churn", read)
@@ -106,6 +104,7 @@ def test_clients_coming_and_going_never_end_or_starve_the_other_streams(
         churning = set()
         for _ in range(changes):
             churning |= {asyncio.ensure_future(churn()) for _ in range(5)}
+            stored += 1
             made.deliver("t")
             await asyncio.sleep(random.random() / 300)
         await asyncio.gather(*churning)
@@ -132,7 +131,7 @@ def test_a_failed_reading_reaches_its_openers_and_the_next_change_reads_again(
         made = feed(sqlite_db, max_streams=10)
         fail = True
 
-        async def read() -> str:
+        async def read(before: object) -> str:
             await asyncio.sleep(0)
             if fail:
                 raise OSError("the database went away")
@@ -146,7 +145,7 @@ def test_a_failed_reading_reaches_its_openers_and_the_next_change_reads_again(
         fail = False
         made.deliver("t")
         assert await asyncio.wait_for(made.wait(watches[1]), 5)
-        assert made.latest(watches[1])[0] == "race"
+        assert made.latest(watches[1]) == "race"
         await made.aclose()
 
     with caplog.at_level(logging.ERROR, logger="asyncio"):
@@ -185,9 +184,12 @@ def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
     async def run() -> None:
         made = feed(sqlite_db, max_streams=10)
         watch = made.subscribe("t", "a", nothing)
-        watch.seen = made.races["t"].version
+        await made.first(watch)
         made.at("t", 0.05)  # the countdown's end
         made.at("t", 0.5)  # a later moment does not push it back
+        assert await asyncio.wait_for(made.wait(watch), 0.4)
+        made.latest(watch)
+        made.at("t", 0.05)  # a moment after a timer has gone off is timed anew
         assert await asyncio.wait_for(made.wait(watch), 0.4)
         await made.aclose()
 
@@ -196,22 +198,19 @@ def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
 
 def test_closing_the_streams_ends_each_and_opens_no_more(sqlite_db: Database) -> None:
     async def run() -> None:
-        made = race_feed._FEEDS[sqlite_db] = feed(sqlite_db, max_streams=10)
+        made = feed(sqlite_db, max_streams=10)
         watches = [made.subscribe("t", "a", nothing), made.subscribe("u", "b", nothing)]
         for watch in watches:
-            watch.seen = 0
+            await made.first(watch)
         waits = [asyncio.ensure_future(made.wait(watch)) for watch in watches]
         await asyncio.sleep(0)
-        race_feed.close_streams()  # as the server's shutdown would, from any thread
+        await asyncio.to_thread(made.close_streams)  # as a server's shutdown, any thread
         assert await asyncio.gather(*waits) == [False, False]
         with pytest.raises(StreamsFull):
             made.subscribe("t", "c", nothing)
         await made.aclose()
 
-    try:
-        in_own_thread(run)
-    finally:
-        race_feed._FEEDS.pop(sqlite_db, None)
+    in_own_thread(run)
 
 
 def test_no_feed_no_announcement(sqlite_db: Database) -> None:

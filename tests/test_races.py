@@ -306,7 +306,7 @@ def test_with_redis_a_move_reaches_every_process_through_pub_sub(
             feed.deliver = notes.append  # type: ignore[method-assign]
             feed.start()
             await asyncio.wait_for(feed.listening.wait(), 30)
-        await asyncio.to_thread(feeds[0].moved, game)
+        await asyncio.to_thread(lambda: feeds[0].publish(feeds[0].race_of(game)))
         deadline = time.monotonic() + 30
         while not all(heard) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)

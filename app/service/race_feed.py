@@ -3,20 +3,20 @@
 A change is stored first, then announced (:func:`moved` after a move's commit,
 :func:`changed` after a join or a start): at most once an interval a race, the first change
 after a quiet spell at once, through the process's :mod:`~app.service.race_fanout`
-backend. Each process hears every announcement and wakes the streams of that race (each
-waits on its own: one leaving never ends another); they read the race once for all
-(:meth:`Feed.latest`). What is sent is read from the rows, so a stream that reconnects to
-any server is sent the same. Bounded: ``RACE_STREAMS`` streams a process,
-``RACE_STREAMS_PER_ADDRESS`` from one address (:class:`StreamsFull` beyond).
+backend. Each process hears every announcement; a race watched here has one reader task
+that reads it once for all its streams, then wakes them. What is sent is read from the
+rows, so a stream that reconnects to any server is sent the same. Bounded:
+``RACE_STREAMS`` streams a process, ``RACE_STREAMS_PER_ADDRESS`` from one address
+(:class:`StreamsFull` beyond).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-import threading
 import weakref
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from app.caches import Kept, text_size
@@ -31,8 +31,8 @@ HEARTBEAT_SECONDS: Final = 15.0
 GAMES_KEPT_BYTES: Final = 1 << 20
 """The games known to be in a race (or not): looked up once a game, at its first move."""
 
-Parts = dict[Hashable, object]
-"""What the streams of a race drew from one reading of it, shared by them."""
+Read = Callable[[object], Awaitable[object]]
+"""Reads a race for all its streams here, given its reading before (``None`` at first)."""
 
 
 class StreamsFull(Exception):
@@ -41,7 +41,7 @@ class StreamsFull(Exception):
 
 
 class Watch:
-    """One open stream: the race's change it has read up to."""
+    """One open stream: the reading of its race it was last sent (a count)."""
 
     __slots__ = ("address", "seen", "token")
 
@@ -50,30 +50,40 @@ class Watch:
 
 
 class _Race:
-    """A race watched here: its changes heard (a count), its last reading (the version
-    it was made at, the race, the parts drawn from it), the reading under way, the pulse
-    its streams wait on, and the timer of its clock's next change."""
+    """A race watched here: its streams, its last reading and their count, the flag that
+    asks its reader task for another, the pulse its streams wait on, its clock's timer."""
 
-    __slots__ = ("again", "pulse", "read", "reading", "shown", "timer", "version", "watches")
-
-    def __init__(self, read: Callable[[], Awaitable[object]]) -> None:
+    def __init__(self, read: Read) -> None:
         self.watches: set[Watch] = set()
-        self.version = 0
         self.read = read
-        self.shown: tuple[int, object, Parts] | None = None
-        self.reading: asyncio.Future[None] | None = None
-        self.again = False
+        self.value: object = None
+        self.readings = 0
+        self.error: Exception | None = None
+        self.due = asyncio.Event()
+        self.due.set()
+        self.busy = False
         self.pulse = asyncio.Event()
         self.timer: asyncio.TimerHandle | None = None
+        self.reader = asyncio.ensure_future(self._reader())
+
+    async def _reader(self) -> None:
+        while True:
+            await self.due.wait()
+            self.due.clear()
+            self.busy, self.error = True, None
+            try:
+                self.value, self.error = await self.read(self.value), None
+                self.readings += 1
+            except Exception as error:  # its openers hear of it; the next change reads again
+                self.error = error
+                if self.value is not None:
+                    log.warning("race feed: a race was not read", exc_info=True)
+            self.busy = False
+            self.wake()
 
     def wake(self) -> None:
         self.pulse.set()  # every waiter's own future is settled; the flag goes down again
         self.pulse.clear()
-
-
-def _retrieved(task: asyncio.Future[None]) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("race feed: %r", task.exception())
 
 
 class Feed:
@@ -95,9 +105,7 @@ class Feed:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.listening = asyncio.Event()
         self.tasks: set[asyncio.Future[None]] = set()
-        self.noted: set[str] = set()  # handed to the loop, not yet taken (any thread)
         self.held: dict[str, bool] = {}  # races within their interval: a change waits?
-        self.guard = threading.Lock()
         self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
 
     def start(self) -> None:
@@ -114,7 +122,7 @@ class Feed:
         task = asyncio.ensure_future(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
-        task.add_done_callback(_retrieved)
+        task.add_done_callback(lambda done: done.cancelled() or done.exception())
 
     async def _listen(self) -> None:
         while True:
@@ -128,7 +136,7 @@ class Feed:
 
     def heard(self, token: str) -> None:
         """A race's change heard (from any process); ``""``: the backend listens (again),
-        and what it missed meanwhile is read again by every stream."""
+        and what it missed meanwhile is read again for every stream."""
         if token:
             self.deliver(token)
             return
@@ -139,35 +147,10 @@ class Feed:
                 self.deliver(each)
 
     def deliver(self, token: str) -> None:
-        """A change of the race: read once for its streams here, then they wake."""
-        race = self.races.get(token)
-        if race is not None:
-            race.version += 1
-            if race.reading is None:
-                self._read(race)
-            else:
-                race.again = True  # read again once the reading under way is in
-
-    def _read(self, race: _Race) -> asyncio.Future[None]:
-        reading = race.reading = asyncio.ensure_future(self._reading(race))
-        reading.add_done_callback(lambda task: task.cancelled() or task.exception())
-        return reading
-
-    async def _reading(self, race: _Race) -> None:
-        """Read the race, keep the reading, wake its streams; read again if a change came
-        meanwhile. A failure reaches whoever awaits it (a stream opening)."""
-        version, race.again = race.version, False
-        try:
-            race.shown = (version, await race.read(), {})
-            race.wake()
-        except Exception:
-            if race.shown is not None:  # its streams go on: the next change reads again
-                log.warning("race feed: a race was not read", exc_info=True)
-            raise
-        finally:
-            race.reading = None
-            if race.again and race.watches:
-                self._read(race)
+        """A change of the race: its reader reads it again (once for every change heard
+        while a reading was under way)."""
+        if (race := self.races.get(token)) is not None:
+            race.due.set()
 
     def _beat(self) -> None:
         self._wake_all()
@@ -176,24 +159,27 @@ class Feed:
 
     def at(self, token: str, delay: float) -> None:
         """The race changes by the clock in ``delay`` seconds (its countdown's end, its
-        time limit): its streams read it then."""
+        time limit, a board held back): it is read again then."""
         race = self.races.get(token)
         if race is None or self.loop is None:
             return
-        when = self.loop.time() + max(0.0, delay)
-        if race.timer is None or race.timer.cancelled() or race.timer.when() > when:
+        now = self.loop.time()
+        when = now + max(0.0, delay)
+        if race.timer is None or not now < race.timer.when() <= when:  # none sooner pending
             if race.timer is not None:
                 race.timer.cancel()
             race.timer = self.loop.call_at(when, self.deliver, token)
 
-    def subscribe(self, token: str, address: str, read: Callable[[], Awaitable[object]]) -> Watch:
+    def subscribe(self, token: str, address: str, read: Read) -> Watch:
         """A stream of the race opens (``read`` reads it, for all its streams here)."""
         crowded = self.per_address and self.addresses.get(address, 0) >= self.per_address
         if self.closing or self.count >= self.max_streams or crowded:
             raise StreamsFull(address)
         self.start()
         watch = Watch(token, address)
-        self.races.setdefault(token, _Race(read)).watches.add(watch)
+        if token not in self.races:
+            self.races[token] = _Race(read)
+        self.races[token].watches.add(watch)
         self.addresses[address] = self.addresses.get(address, 0) + 1
         self.count += 1
         return watch
@@ -205,6 +191,7 @@ class Feed:
         race.watches.discard(watch)
         if not race.watches:
             del self.races[watch.token]
+            race.reader.cancel()
             if race.timer is not None:
                 race.timer.cancel()
         left = self.addresses.pop(watch.address) - 1
@@ -212,37 +199,38 @@ class Feed:
             self.addresses[watch.address] = left
         self.count -= 1
 
-    async def first(self, watch: Watch) -> tuple[object, Parts]:
+    async def first(self, watch: Watch) -> object:
         """The race for a stream that opens: its last reading if no change has come since,
-        else the next (shielded: a client leaving never cancels a reading)."""
+        else the next (a failed one raises here)."""
         race = self.races[watch.token]
-        if race.shown is None or race.shown[0] != race.version or race.reading is not None:
-            await asyncio.shield(race.reading or self._read(race))
+        if race.value is None or race.due.is_set() or race.busy:
+            readings = race.readings
+            while race.readings == readings:
+                await race.pulse.wait()
+                if self.closing:
+                    raise StreamsFull(watch.address)
+                if race.error is not None and not race.busy:
+                    raise race.error
         return self.latest(watch)
 
     async def wait(self, watch: Watch) -> bool:
         """Until the race was read past what ``watch`` was sent (True), a heartbeat or the
         streams' close (False). Each waits on a future of its own."""
         race = self.races[watch.token]
-        if self._unseen(race, watch) or self.closing:
-            return not self.closing
-        await race.pulse.wait()
-        return self._unseen(race, watch) and not self.closing
+        if race.readings == watch.seen and not self.closing:
+            await race.pulse.wait()
+        return race.readings != watch.seen and not self.closing
 
-    @staticmethod
-    def _unseen(race: _Race, watch: Watch) -> bool:
-        return race.shown is not None and race.shown[0] != watch.seen
-
-    def latest(self, watch: Watch) -> tuple[object, Parts]:
-        """The race as last read (and the parts its streams drew of it), now sent."""
+    def latest(self, watch: Watch) -> object:
+        """The race as last read, now sent to ``watch``."""
         race = self.races[watch.token]
-        assert race.shown is not None
-        watch.seen, value, parts = race.shown
-        return value, parts
+        watch.seen = race.readings
+        return race.value
 
     def close_streams(self) -> None:
         """Every open stream ends (cleanly: its client reconnects, to any server); no
-        new one opens. Any thread."""
+        new one opens. Any thread: a server calls it as its graceful shutdown begins
+        (uvicorn waits for open answers before the app's lifespan ends)."""
         self.closing = True
         if self.loop is not None and not self.loop.is_closed():
             self.loop.call_soon_threadsafe(self._wake_all)
@@ -252,19 +240,12 @@ class Feed:
             race.wake()
 
     def publish(self, token: str) -> None:
-        """A race's change is stored: announce it (once an interval at most)."""
-        with self.guard:
-            if token in self.noted or self.loop is None:
-                return
-            self.noted.add(token)
-        try:
-            self.loop.call_soon_threadsafe(self._note, token)
-        except RuntimeError:  # the loop has closed
-            self.noted.discard(token)
+        """A race's change is stored: announce it (once an interval at most). Any thread."""
+        if self.loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                self.loop.call_soon_threadsafe(self._note, token)
 
     def _note(self, token: str) -> None:
-        with self.guard:
-            self.noted.discard(token)
         if token in self.held:
             self.held[token] = True
         else:
@@ -290,14 +271,10 @@ class Feed:
             self.games.put(game_id, token)
         return token
 
-    def moved(self, game_id: str) -> None:
-        token = self.race_of(game_id)
-        if token:
-            self.publish(token)
-
     async def aclose(self) -> None:
         self.close_streams()
         mine = [task for task in self.tasks if task.get_loop() is asyncio.get_running_loop()]
+        mine += [race.reader for race in self.races.values()]
         for task in mine:
             task.cancel()
         await asyncio.gather(*mine, return_exceptions=True)
@@ -331,20 +308,10 @@ def feed_of(db: Database) -> Feed | None:
     return _FEEDS.get(db)
 
 
-def close_streams(db: Database | None = None) -> None:
-    """End every open race stream of this process (of ``db``'s site only, if given),
-    cleanly, and open no more: for a server's shutdown (its clients reconnect to another).
-    Safe from any thread; the app's lifespan calls it at its end, and a server calls it as
-    its graceful shutdown begins (uvicorn waits for open answers before the lifespan ends)."""
-    for feed in [_FEEDS[db]] if db is not None and db in _FEEDS else list(_FEEDS.values()):
-        feed.close_streams()
-
-
 def moved(db: Database, game_id: str) -> None:
     """After a game's change is committed: the race it is in (if any) hears of it."""
-    feed = _FEEDS.get(db)
-    if feed is not None:
-        feed.moved(game_id)
+    if (feed := _FEEDS.get(db)) is not None and (token := feed.race_of(game_id)):
+        feed.publish(token)
 
 
 def race_of(db: Database, game_id: str) -> str | None:
@@ -354,6 +321,5 @@ def race_of(db: Database, game_id: str) -> str | None:
 
 def changed(db: Database, token: str) -> None:
     """After a race's own change is committed (a join, its start, its end)."""
-    feed = _FEEDS.get(db)
-    if feed is not None:
+    if (feed := _FEEDS.get(db)) is not None:
         feed.publish(token)

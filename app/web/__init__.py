@@ -60,7 +60,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         feed.start()  # races' changes heard from the start (from other servers too)
-        race_stream.end_on_exit_signals(app.state.db)  # a stop ends streams before draining
+        race_stream.end_on_exit_signals(feed)  # a stop ends streams before draining
         rating = (
             asyncio.create_task(ratings.daily(app.state.db)) if settings.ratings_daily else None
         )
@@ -69,8 +69,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
             rating.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await rating
-        race_feed.close_streams(app.state.db)  # open streams end cleanly: pages reconnect
-        await feed.aclose()
+        await feed.aclose()  # open streams end cleanly: pages reconnect
         pool.close()  # the solver processes end with the site
 
     # No OpenTelemetry: the site exports no traces, metrics or logs through it, and FastAPI

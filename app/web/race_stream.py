@@ -2,11 +2,13 @@
 
 Sent at once (a first connection or a reconnection, to any server: the rows are the
 truth): ``retry``, the racers' table, every small board, and the race's state when the
-page shows another. Then, at each change heard (:mod:`app.service.race_feed`), one chunk:
-the table and the boards that changed together, the live region's words (``said``), the
-new ``state`` (the page asks its ``#race`` part again) and ``end`` once the race is over.
-Each event carries an ``id`` (the race's state and step), a comment keeps a quiet stream
-open, and a server closing its streams ends each cleanly: the browser reconnects.
+page shows another. Then, at each reading of the race (:mod:`app.service.race_feed`), one
+chunk: the table and the boards that changed together, the live region's words
+(``said``), the new ``state`` (the page asks its ``#race`` part again) and ``end`` once the
+race is over. A chunk is drawn once a reading and language for every stream that was sent
+the reading before (a stream that fell behind gets every board). Each event carries an
+``id`` (the race's state and step), a comment keeps a quiet stream open, and a server
+closing its streams ends each cleanly: the browser reconnects.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import signal
 import threading
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import Final
 
@@ -26,15 +27,14 @@ from starlette.types import Receive, Scope, Send
 from app import i18n
 from app.service import race_feed, races
 from app.service.model import utcnow
-from app.service.race_feed import Feed, Parts, Watch
+from app.service.race_feed import Feed, Watch
 from app.store import Database
+from app.web.deps import in_thread
 from app.web.race_pages import said, small_board
 from app.web.race_rows import rows
 
-_Handler = Callable[[int, FrameType | None], object]
-
 BOARD_SECONDS: Final = 0.5
-"""A racer's small board goes at most once in this many seconds (always with the table)."""
+"""A race's changed boards go at most once in this many seconds (the table at each change)."""
 RETRY_MS: Final = 1000
 """How soon a browser reconnects a stream that ended or broke (to any server)."""
 BEAT: Final = b": beat\n\n"
@@ -53,78 +53,77 @@ def event_id(race: races.Race) -> str:
     return f"{race.state}.{len(race.racers) + sum(r.version for r in race.racers)}"
 
 
-@dataclass(frozen=True, slots=True)
-class Shown:
-    """What a stream has shown: the race's change as last sent (the live region spoke of
-    it) and each racer's board (version, and the tick of :data:`BOARD_SECONDS` it went
-    in). Streams sent the same are equal: what they are sent next is drawn once."""
+class Reading:
+    """A race as read once for all its streams here: the boards its pages show (each
+    racer's version: a board changed within :data:`BOARD_SECONDS` of the last waits), the
+    reading before, and the chunks drawn from it."""
 
-    change: tuple[object, ...]
-    boards: tuple[tuple[int, int, int], ...]
-    race: races.Race = field(compare=False, hash=False)
+    number: int
+    boards_at: float
 
+    def __init__(self, race: races.Race, before: Reading | None) -> None:
+        self.race, self.before, self.chunks = race, before, dict[tuple[str, int], bytes]()
+        self.number = before.number + 1 if before else 0
+        now = time.monotonic()
+        if before is not None:
+            before.before = None  # only the reading before is kept: streams hold their own
+        if before is None or now - before.boards_at >= BOARD_SECONDS:
+            self.boards_at = now
+            self.boards = {r.joined: r.version for r in race.racers if r.position is not None}
+        else:
+            self.boards_at, self.boards = before.boards_at, before.boards
 
-Sending = tuple[bytes, Shown, float | None]
-"""A chunk, what the page then shows, and when a board held back is due (monotonic)."""
+    def moments(self) -> list[float]:
+        """In how many seconds the race is read again: its clock's next change
+        (countdown's end, time limit), boards held back."""
+        race, found = self.race, []
+        moment = race.started_at if race.counting_down else None
+        if race.state == "running" and not race.counting_down:
+            moment = race.deadline
+        if moment is not None:
+            found.append((moment - utcnow()).total_seconds() + 0.05)
+        if any(self.boards.get(r.joined) != r.version for r in race.racers if r.position):
+            found.append(self.boards_at + BOARD_SECONDS - time.monotonic() + 0.01)
+        return found
 
+    def chunk(self, request: Request, language: i18n.LocaleCode, sent: Reading | None) -> bytes:
+        """What takes a page from ``sent`` (``None``: nothing) to this reading."""
+        key = (language, sent.number if sent is not None else -1)
+        if (found := self.chunks.get(key)) is None:
+            with i18n.use_locale(language):
+                found = self.chunks[key] = self._draw(request, sent).encode()
+        return found
 
-def _next(request: Request, race: races.Race, shown: Shown, tick: int) -> Sending:
-    """The chunk that takes a page from ``shown`` to ``race``: the table and the boards
-    that changed (in the same chunk: a board never lags its row), then the words and
-    the state. A racer's board goes once a tick at most: one that changed again within
-    its tick goes, with the table, at the next (a person's moves are rarely that quick)."""
-    env = request.app.state.templates.env
-    table = env.get_template("races/_racers.html").render(
-        request=request, race=race, rows=rows(request, race)
-    )
-    out = [event("racers", table, event_id(race))]
-    sent = {joined: (version, at) for joined, version, at in shown.boards}
-    due = None
-    for racer in race.racers if race.state != "lobby" else ():
-        version, at = sent.get(racer.joined, (-1, -1))
-        if racer.position is None or version == racer.version:
-            continue
-        if at == tick:
-            due = (tick + 1) * BOARD_SECONDS
-            continue
-        sent[racer.joined] = (racer.version, tick)
-        out.append(event(f"board-{racer.joined}", small_board(request, race, racer)))
-    if race.change != shown.change:
-        words = said(shown.race, race)
-        if words:
-            out.append(event("said", words))
-        out.append(event("state", race.state))
-    if race.state == "finished":
-        out.append(event("end", "end"))
-    boards = tuple((joined, *sent[joined]) for joined in sorted(sent))
-    return "".join(out).encode(), Shown(race.change, boards, race), due
-
-
-def sending(
-    request: Request, language: i18n.LocaleCode, race: races.Race, parts: Parts, shown: Shown
-) -> Sending:
-    """:func:`_next`, drawn once a reading and tick for every stream that showed the same."""
-    tick = int(time.monotonic() // BOARD_SECONDS)
-    key = ("sending", language, tick, shown)
-    found = parts.get(key)
-    if not isinstance(found, tuple):
-        with i18n.use_locale(language):
-            found = parts[key] = _next(request, race, shown, tick)
-    return found
-
-
-def _moment(race: races.Race) -> float | None:
-    """Seconds until the race changes by the clock alone (countdown's end, time limit)."""
-    moment = race.started_at if race.counting_down else None
-    if race.state == "running" and not race.counting_down:
-        moment = race.deadline
-    return None if moment is None else (moment - utcnow()).total_seconds() + 0.05
+    def _draw(self, request: Request, sent: Reading | None) -> str:
+        race = self.race
+        table = request.app.state.templates.env.get_template("races/_racers.html").render(
+            request=request, race=race, rows=rows(request, race)
+        )
+        out = [event("racers", table, event_id(race))]
+        shown = sent.boards if sent is not None and sent is self.before else {}
+        for racer in race.racers if race.state != "lobby" else ():
+            if racer.joined in self.boards and shown.get(racer.joined) != self.boards[racer.joined]:
+                out.append(event(f"board-{racer.joined}", small_board(request, race, racer)))
+        if sent is not None and race.change != sent.race.change:
+            if words := said(sent.race, race):
+                out.append(event("said", words))
+            out.append(event("state", race.state))
+        if race.state == "finished":
+            out.append(event("end", "end"))
+        return "".join(out)
 
 
-def _latest(feed: Feed, watch: Watch) -> tuple[races.Race, Parts]:
-    race, parts = feed.latest(watch)
-    assert isinstance(race, races.Race)  # what the route's ``read`` reads
-    return race, parts
+def reader(feed: Feed, db: Database, token: str) -> race_feed.Read:
+    """How the feed reads the race (once for all its streams here)."""
+
+    async def read(before: object) -> Reading:
+        assert before is None or isinstance(before, Reading)
+        reading = Reading(await in_thread(races.race, db=db, token=token), before)
+        for delay in reading.moments():
+            feed.at(token, delay)
+        return reading
+
+    return read
 
 
 async def events(
@@ -132,29 +131,26 @@ async def events(
 ) -> AsyncIterator[bytes]:
     """The stream's chunks until the race ends or the server closes its streams (the
     race read by the route already, :meth:`Feed.first`)."""
-    race, parts = _latest(feed, watch)
+    sent = feed.latest(watch)
+    assert isinstance(sent, Reading)
     head = f"retry: {RETRY_MS}\n\n".encode()
-    if race.state == "finished":
+    if sent.race.state == "finished":
         yield head + event("state", "finished").encode() + event("end", "end").encode()
         return
-    if shown_state and race.state != shown_state:  # the page shows another: it asks again
-        head += event("state", race.state).encode()
-    out, shown, due = sending(request, language, race, parts, Shown(race.change, (), race))
-    yield head + out
+    if shown_state and sent.race.state != shown_state:  # the page shows another: it asks
+        head += event("state", sent.race.state).encode()
+    yield head + sent.chunk(request, language, None)
     while True:
-        if (delay := _moment(shown.race)) is not None:
-            feed.at(watch.token, delay)
-        if due is not None:
-            feed.at(watch.token, due - time.monotonic() + 0.01)
         if not await feed.wait(watch):
             if feed.closing:
                 return  # the client reconnects (to another server)
             yield BEAT
             continue
-        race, parts = _latest(feed, watch)
-        out, shown, due = sending(request, language, race, parts, shown)
-        yield out
-        if race.state == "finished":
+        reading = feed.latest(watch)
+        assert isinstance(reading, Reading)
+        yield reading.chunk(request, language, sent)
+        sent = reading
+        if reading.race.state == "finished":
             return
 
 
@@ -174,7 +170,7 @@ class RaceStream(StreamingResponse):
             self.feed.unsubscribe(self.watch)
 
 
-def end_on_exit_signals(db: Database) -> None:
+def end_on_exit_signals(feed: Feed) -> None:
     """A server asked to stop (SIGTERM, SIGINT) ends its race streams at once, before
     draining: uvicorn waits for open answers before the app's lifespan ends, so streams
     would hold a restart to the end of its grace. The server's own handler still runs
@@ -187,8 +183,10 @@ def end_on_exit_signals(db: Database) -> None:
         if not callable(before) or before is signal.default_int_handler:
             continue  # no server's handler to chain: nothing serves from this thread
 
-        def ending(signum: int, frame: FrameType | None, before: _Handler = before) -> None:
-            race_feed.close_streams(db)  # thread-safe: the loop ends them
+        def ending(
+            signum: int, frame: FrameType | None, before: Callable[..., object] = before
+        ) -> None:
+            feed.close_streams()  # thread-safe: the loop ends them
             before(signum, frame)
 
         signal.signal(number, ending)

@@ -99,6 +99,7 @@ def test_cluster_runs_behind_the_proxy() -> None:
     for fan_out in ("Redis pub/sub", "PostgreSQL LISTEN/NOTIFY"):
         assert f"over 3 servers (through the proxy), {fan_out}" in out
     assert "a stream" in out
+    assert out.count("a move every 0.5 s a racer:") == out.count("racers flat out:") == 2
 
 
 def test_review_runs() -> None:

@@ -13,7 +13,7 @@ from app.service import race_feed, races
 from app.service.players import ensure_player
 from app.web import new_race, race_stream
 from app.web import race_pages as pages
-from app.web.deps import DatabaseDep, in_thread
+from app.web.deps import DatabaseDep
 from app.web.errors import render_error
 from app.web.htmx import is_htmx
 from app.web.my_games import MAX_PAGE
@@ -141,29 +141,30 @@ async def race_events(request: Request, db: DatabaseDep, token: str, state: str 
     feed = race_feed.feed_of(db)
     assert feed is not None
     address = request.client.host if request.client else ""
-
-    async def read() -> races.Race:
-        return await in_thread(races.race, db=db, token=token)
-
     try:
-        watch = feed.subscribe(token, address, read)
+        watch = feed.subscribe(token, address, race_stream.reader(feed, db, token))
     except race_feed.StreamsFull:
-        message = i18n.gettext("Too many live pages are open: this one will ask every few seconds.")
-        response = render_error(request, 503, i18n.gettext("Try again soon"), message)
-        response.headers["Retry-After"] = "5"
-        return response
+        return _streams_full(request)
     try:
         await feed.first(watch)  # one reading for every stream opening at once
-    except races.RaceNotFound:
+    except BaseException as error:
         feed.unsubscribe(watch)
-        return not_found(request)
-    except BaseException:
-        feed.unsubscribe(watch)
+        if isinstance(error, races.RaceNotFound):
+            return not_found(request)
+        if isinstance(error, race_feed.StreamsFull):
+            return _streams_full(request)
         raise
     shown = request.headers.get("last-event-id", "").partition(".")[0] or state
     shown = shown if shown in ("lobby", "running", "finished") else ""
     content = race_stream.events(request, feed, watch, i18n.current(), shown)
     return race_stream.RaceStream(content, feed, watch)
+
+
+def _streams_full(request: Request) -> Response:
+    message = i18n.gettext("Too many live pages are open: this one will ask every few seconds.")
+    response = render_error(request, 503, i18n.gettext("Try again soon"), message)
+    response.headers["Retry-After"] = "5"
+    return response
 
 
 def not_found(request: Request) -> Response:
