@@ -24,6 +24,7 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -310,12 +311,14 @@ def main() -> None:
     pool = SolverPool(workers=1)
     reference(pool, "freecell", freecell.new_game(1))  # the worker started before timing
     try:
-        for line in freecell_games(args.freecell, pool, rng):
-            print(line, flush=True)
-        for line in montana_rounds(args.montana, pool, rng):
-            print(line, flush=True)
-        for line in facts(args.facts, rng):
-            print(line, flush=True)
+        parts: tuple[tuple[int, Callable[[], Iterable[str]]], ...] = (
+            (args.freecell, lambda: freecell_games(args.freecell, pool, rng)),
+            (args.montana, lambda: montana_rounds(args.montana, pool, rng)),
+            (args.facts, lambda: facts(args.facts, rng)),
+        )
+        for count, lines in parts:  # a part asked for 0 times is left out
+            for line in lines() if count else ():
+                print(line, flush=True)
     finally:
         pool.close()
 
