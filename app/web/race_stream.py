@@ -75,13 +75,15 @@ class Reading:
 
     def moments(self) -> list[float]:
         """In how many seconds the race is read again: its clock's next change
-        (countdown's end, time limit), boards held back."""
+        (countdown's end, time limit, the end of an idle spell: open pages see the race
+        end then), boards held back."""
         race, found = self.race, []
-        moment = race.started_at if race.counting_down else None
-        if race.state == "running" and not race.counting_down:
-            moment = race.deadline
-        if moment is not None:
-            found.append((moment - utcnow()).total_seconds() + 0.05)
+        if race.counting_down:
+            clock = [race.started_at]
+        else:
+            clock = [race.deadline, race.idle_end] if race.state == "running" else []
+        now = utcnow()
+        found += [(moment - now).total_seconds() + 0.05 for moment in clock if moment is not None]
         if any(self.boards.get(r.joined) != r.version for r in race.racers if r.position):
             found.append(self.boards_at + BOARD_SECONDS - time.monotonic() + 0.01)
         return found

@@ -333,3 +333,18 @@ def test_statistics_fold_the_games_never_played_into_one_line(client: TestClient
     assert "No games yet:" in folded.group(2) and "FreeCell Standard" in folded.group(2)
     assert int(folded.group(1)) >= 11  # every other game and variant, in one line
     assert "an unfinished game counts as not won in the win percentage" in page
+
+
+def test_open_pages_are_woken_when_the_race_would_end_idle(
+    client: TestClient, other: TestClient, db: Database
+) -> None:
+    """A race's streams read it again at the end of its idle spell, so open pages see it
+    end then, not at their next reload."""
+    from app.web.race_stream import Reading
+
+    token = two_racers(client, other, db)
+    back_in_time(db, token, races.IDLE_AFTER.total_seconds() / 60 - 1)
+    running = races.race(db=db, token=token)
+    assert running.state == "running" and running.deadline is None
+    (moment,) = Reading(running, None).moments()
+    assert 55 < moment < 65  # the minute left of its idle spell
