@@ -75,6 +75,29 @@
     window.htmx.trigger(race, "race-poll");
   }, 2000);
 
+  // A form in the race's part (join, start, end) holds the part while its answer is on
+  // the way (its hx-sync): a change the stream tells of meanwhile is not asked for then
+  // (that answer, drawn before a joiner's cookie was set, would replace the form's own)
+  // but once the form's answer is in.
+  var holding = false, missed = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var race = document.getElementById("race");
+    var elt = event.detail.elt;
+    if (race && elt !== race && race.contains(elt)) holding = true;
+  });
+  document.addEventListener("sse:state", function () {
+    if (holding) missed = true;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!holding || event.detail.elt === document.getElementById("race")) return;
+    holding = false;
+    var race = document.getElementById("race");
+    if (missed && race && !race.classList.contains("race-finished") && window.htmx) {
+      window.htmx.trigger(race, "race-poll");
+    }
+    missed = false;
+  });
+
   document.addEventListener("DOMContentLoaded", sync);
   document.addEventListener("htmx:afterSettle", sync);
   setInterval(tick, 250);

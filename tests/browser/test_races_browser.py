@@ -5,11 +5,13 @@ words, keyboard only, JavaScript off, and the page in three languages at two wid
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
-from playwright.sync_api import BrowserContext, Page, expect
+from playwright.sync_api import BrowserContext, Page, Route, expect
 
 from tests.browser.test_accessibility import assert_accessible
 from tests.browser.test_freecell_browser import FreeCellUI
@@ -316,3 +318,35 @@ def test_without_javascript_a_watcher_sees_the_boards_after_refresh(
     assert answer.ok
     page.get_by_role("link", name="Refresh").click()
     expect(cards).to_have_count(1)
+
+
+def test_a_join_answered_slowly_is_not_overwritten_by_the_change_it_made(
+    new_context: Callable[[], BrowserContext],
+) -> None:
+    """The stream tells the joiner's page of the join before the join's own answer is
+    in: the race's part must not be asked for then (without the joiner's new cookie it
+    would show "Join" again) but once the answer is in."""
+    maker, joiner = new_context().new_page(), new_context().new_page()
+    race = make_race(maker)
+    joiner.context.add_init_script(
+        "document.addEventListener('htmx:sseOpen', () => { window.sseOpen = true; });"
+    )
+    joiner.goto(race)
+    joiner.wait_for_function("window.sseOpen === true", timeout=LIVE_MS)
+
+    def slow(route: Route) -> None:
+        # Sent past the browser (whose cookies the answer would set at once): the join is
+        # stored and the stream tells of it while the page waits for this answer.
+        request = route.request
+        answer = httpx.post(request.url, headers=request.headers, content=request.post_data_buffer)
+        time.sleep(2)
+        route.fulfill(status=answer.status_code, headers=dict(answer.headers), body=answer.content)
+
+    joiner.route(re.compile(r"/races/[\w-]+/join$"), slow)
+    joiner.get_by_role("button", name="Join the race").click()
+    expect(joiner.get_by_text("You are in this race as anonymous 2.")).to_be_visible()
+    expect(joiner.get_by_role("button", name="Join the race")).to_have_count(0)
+    expect(maker.get_by_text("2 racers")).to_be_visible(timeout=LIVE_MS)
+    # A later change (the start) still reaches the joiner's part.
+    maker.get_by_role("button", name="Start the race").click()
+    play_link(joiner)
