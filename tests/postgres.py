@@ -1,5 +1,11 @@
 """A throw-away PostgreSQL server for the test session: Debian's binaries, a temporary
-data directory, a free loopback port; one migrated template database copied per test."""
+data directory, a free loopback port; one migrated template database, copied for a test.
+
+A test's database is used again by a later test once it is back to the template's rows:
+every table the template leaves empty emptied, each sequence set back, and the rows the
+template holds checked unchanged (else the database is dropped and a new copy made).
+Emptying a database costs a few milliseconds; copying one, about 0.19 s of the server's
+CPU."""
 
 from __future__ import annotations
 
@@ -16,10 +22,18 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 
 from app.store.migrate import upgrade
 
 TEMPLATE = "solitaire_template"
+DIGEST = "SELECT md5(string_agg(row::text, ',' ORDER BY row::text)) FROM {table} AS row"
+"""A table's rows as one digest (``NULL``: none)."""
+SEQUENCES = (
+    "SELECT schemaname || '.' || sequencename AS name,"
+    " coalesce(last_value, start_value) AS value, last_value IS NOT NULL AS called"
+    " FROM pg_sequences"
+)
 
 
 def binaries() -> Path | None:
@@ -50,6 +64,10 @@ class PostgresServer:
         self.folder = Path(tempfile.mkdtemp(prefix="solitaire-pg-"))
         self.data = self.folder / "data"
         self.port = _free_port()
+        self.free: list[str] = []  # databases back to the template's rows, ready again
+        self.emptied: list[str] = []  # the tables the template leaves empty
+        self.kept: dict[str, str] = {}  # the other tables: a digest of their rows
+        self.sequences: list[tuple[str, int, bool]] = []
         if os.geteuid() == 0:
             shutil.chown(self.folder, "postgres")
         os.chmod(self.folder, 0o755)
@@ -88,22 +106,75 @@ class PostgresServer:
                 time.sleep(0.2)
         engine.dispose()
         upgrade(self.url(TEMPLATE))
+        self.admin = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
+        template = create_engine(self.url(TEMPLATE))
+        with template.connect() as connection:
+            tables = connection.execute(
+                text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+            ).scalars()
+            for table in sorted(tables):
+                digest = connection.execute(text(DIGEST.format(table=table))).scalar()
+                if digest is None:
+                    self.emptied.append(table)
+                else:
+                    self.kept[table] = digest
+            self.sequences = [
+                (row.name, row.value, row.called) for row in connection.execute(text(SEQUENCES))
+            ]
+        template.dispose()
 
     @contextmanager
     def database(self) -> Iterator[str]:
-        """A fresh migrated database for one test, dropped afterwards."""
-        name = f"t_{uuid.uuid4().hex[:12]}"
-        engine = create_engine(self.url("postgres"), isolation_level="AUTOCOMMIT")
-        with engine.connect() as connection:
-            connection.execute(text(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
+        """A migrated database with the template's rows for one test (a former test's,
+        emptied, or a new copy)."""
+        if self.free:
+            name = self.free.pop()
+        else:
+            name = f"t_{uuid.uuid4().hex[:12]}"
+            with self.admin.connect() as connection:
+                connection.execute(text(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}"))
         try:
             yield self.url(name)
         finally:
-            with engine.connect() as connection:
-                connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            if self._emptied(name):
+                self.free.append(name)
+            else:
+                with self.admin.connect() as connection:
+                    connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+
+    def _emptied(self, name: str) -> bool:
+        """``name`` back to the template's rows (True), or not to be used again."""
+        with self.admin.connect() as connection:  # what a test left connected goes
+            connection.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = :name AND pid <> pg_backend_pid()"
+                ),
+                {"name": name},
+            )
+        engine = create_engine(self.url(name), poolclass=NullPool)
+        try:
+            with engine.begin() as connection:
+                for table, digest in self.kept.items():
+                    if connection.execute(text(DIGEST.format(table=table))).scalar() != digest:
+                        return False
+                connection.execute(text("SET LOCAL session_replication_role = replica"))
+                for table in self.emptied:
+                    connection.execute(text(f"DELETE FROM {table}"))
+                for sequence, value, called in self.sequences:
+                    connection.execute(
+                        text("SELECT setval(:sequence, :value, :called)"),
+                        {"sequence": sequence, "value": value, "called": called},
+                    )
+            return True
+        except Exception:  # a database a test left in a state of its own: made again
+            return False
+        finally:
             engine.dispose()
 
     def stop(self) -> None:
+        if hasattr(self, "admin"):
+            self.admin.dispose()
         subprocess.run(
             _as_server_user([str(self.bin_dir / "pg_ctl"), "-D", str(self.data), "-m", "immediate",
                              "stop"]),
