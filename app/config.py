@@ -45,6 +45,10 @@ class Settings(BaseSettings):
     rate_limit_write_address: str = "120/minute"
     rate_limit_new_player_address: str = "60/minute"
     """Players one address may make (a browser without a cookie, saving a setting)."""
+    rate_limit_refusal_delay: float = 1.0
+    """Seconds a refused search, new game or replay step waits before its 429 (without a
+    thread): a client that asks again at once cannot make the server answer refusals as
+    fast as it can send."""
     rate_limit_storage: str = ""
     """Where the rate limits count: empty for each process's memory, or a shared store the
     ``limits`` library speaks (``redis://host:6379``, Redis or Valkey) for several servers."""

@@ -29,12 +29,16 @@ settings.load_profile("suite")
 """No property test has a clock: a loaded machine runs an example as slowly as it must."""
 
 SKIPPED_LANES: list[str] = []
-FAST = {
-    f"rate_limit_{cost}{who}": "100000/second"
-    for cost in ("", "search_", "new_game_", "replay_", "write_", "new_player_")
-    for who in ("player", "address")
+FAST: dict[str, object] = {
+    **{
+        f"rate_limit_{cost}{who}": "100000/second"
+        for cost in ("", "search_", "new_game_", "replay_", "write_", "new_player_")
+        for who in ("player", "address")
+    },
+    "rate_limit_refusal_delay": 0.0,
 }
-"""Tests play far faster than people: the rate limits have tests of their own."""
+"""Tests play far faster than people: the rate limits have tests of their own (a refusal's
+wait among them, tests/web/test_security.py)."""
 SEARCHES = {
     "solver_answer_ms": 60_000,
     "solver_hint_wait": 30.0,

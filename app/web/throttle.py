@@ -40,10 +40,6 @@ from app.web.players import current_player
 Cost = Literal["action", "search", "new_game", "replay", "write", "player"]
 logger = logging.getLogger("solitaire.throttle")
 
-REFUSAL_DELAY: Final = 1.0
-"""Seconds a refused search or new game waits before its 429 (without a thread): a client
-that asks again at once cannot make the server answer refusals as fast as it can send."""
-
 
 STORE_RETRY_SECONDS: Final = 2.0
 """Seconds the limits count in this process's memory after the shared store failed to
@@ -122,6 +118,7 @@ class Throttle:
         self.local = LocalWindows()
         """Where the limits count without a shared store, or while it does not answer."""
         self._store_away_until = 0.0
+        self.refusal_delay = settings.rate_limit_refusal_delay
         self.limits: dict[Cost, tuple[RateLimitItem, RateLimitItem]] = {
             "action": (parse(settings.rate_limit_player), parse(settings.rate_limit_address)),
             "search": (
@@ -192,7 +189,7 @@ def limited(
 ) -> Callable[[Request], Awaitable[None]]:
     """A route dependency that counts the request against ``cost``'s limits (only when the
     query has ``when``, and not when it has ``unless``, if given); a refusal answers 429
-    after :data:`REFUSAL_DELAY`."""
+    after ``RATE_LIMIT_REFUSAL_DELAY`` seconds."""
 
     async def check(request: Request) -> None:
         if when is not None and not request.query_params.get(when):
@@ -203,7 +200,7 @@ def limited(
         try:
             throttle.check(request, current_player(request), cost)
         except TooManyRequests:
-            await asyncio.sleep(REFUSAL_DELAY)
+            await asyncio.sleep(throttle.refusal_delay)
             raise
 
     return check

@@ -62,6 +62,7 @@ def start_server(migrated_file: Path, tmp_path: Path) -> Iterator[Callable[..., 
                 for cost in ("", "SEARCH_", "NEW_GAME_", "REPLAY_", "NEW_PLAYER_")
                 for who in ("PLAYER", "ADDRESS")
             },
+            "RATE_LIMIT_REFUSAL_DELAY": "0",  # a refusal's wait has a test of its own
             **settings,
         }
         process = subprocess.Popen(

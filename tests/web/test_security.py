@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from fastapi import FastAPI
@@ -183,6 +184,20 @@ def test_rate_limit_answers_429_politely(client: TestClient, app: FastAPI) -> No
     assert 'name="version" value="3"' in response.text
     assert int(response.headers["retry-after"]) >= 1
     assert len(history(client, game_id).splitlines()) == 3
+
+
+def test_a_refused_new_game_waits_before_its_429(client: TestClient, app: FastAPI) -> None:
+    """A client that asks again at once gets its refusals no faster than one a delay
+    (``RATE_LIMIT_REFUSAL_DELAY``, a second by default; the other tests set none)."""
+    app.state.throttle = limits(
+        rate_limit_new_game_address="1/minute", rate_limit_refusal_delay="0.5"
+    )
+    assert client.post("/games", data={"kind": "montana"}).status_code == 303
+    began = time.monotonic()
+    refused = client.post("/games", data={"kind": "montana"})
+    assert refused.status_code == 429
+    assert time.monotonic() - began >= 0.5
+    assert Settings.model_fields["rate_limit_refusal_delay"].default == 1.0
 
 
 def test_rate_limit_without_javascript_goes_back_to_the_game(
