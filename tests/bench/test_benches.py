@@ -1,5 +1,9 @@
 """Every bench starts and finishes: each one's ``--smoke`` run, a few seconds (benches
-measure; these tests only check that they run, so that a bench cannot rot unseen)."""
+measure; these tests only check that they run, so that a bench cannot rot unseen).
+
+The benches that load the machine (a server under wrk, a flood, a cluster, a solver's
+searches over HTTP) are heavy: they run alone, one after another. The others (one
+process, a few seconds of one core) run beside the rest of the suite."""
 
 from __future__ import annotations
 
@@ -11,7 +15,7 @@ from pathlib import Path
 import pytest
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
-pytestmark = pytest.mark.heavy  # a bench loads the machine: one at a time
+heavy = pytest.mark.heavy  # this bench loads the machine: one at a time
 
 
 def smoke(name: str, *more: str) -> str:
@@ -33,6 +37,7 @@ def test_move_latency_runs() -> None:
     assert "Montana game 100 actions long: undo median" in out
 
 
+@heavy
 @pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk is not installed (make test does)")
 def test_load_runs_the_site_and_its_ceiling() -> None:
     out = smoke("load.py", "--stock", "log_writer")
@@ -61,6 +66,7 @@ def test_solver_runs() -> None:
         assert "deals 1-20 (every line replayed through our rules)" in out
 
 
+@heavy
 @pytest.mark.parametrize("game", ["FreeCell", "Montana"])
 def test_hints_run_over_http(game: str) -> None:
     out = smoke("hints.py", "--game", game.lower())
@@ -69,12 +75,14 @@ def test_hints_run_over_http(game: str) -> None:
         assert f"  {name}: p50" in out
 
 
+@heavy
 def test_attacks_run_on_a_real_server() -> None:
     out = smoke("attacks.py")
     for shape in ("parts: 20 GETs", "history: 200 actions: replay 200", "settings: 10"):
         assert shape in out
 
 
+@heavy
 def test_races_runs() -> None:
     out = smoke("races.py")
     assert "SQLite, 1 worker: 8 racers, 20 streams" in out
@@ -82,6 +90,7 @@ def test_races_runs() -> None:
         assert figure in out
 
 
+@heavy
 @pytest.mark.skipif(
     shutil.which("wrk") is None
     or (shutil.which("haproxy") is None and not Path("/usr/sbin/haproxy").exists()),
