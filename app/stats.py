@@ -130,7 +130,7 @@ def overview(*, db: Database, player_id: str | None) -> list[GroupStats]:
     """Every game and variant's statistics, for a player or (cached) for everyone."""
     if player_id is not None:
         return [group_stats(db=db, group=group, player_id=player_id) for group in GROUPS]
-    key = (str(db.url), id(db))
+    key = (str(db.url), db.serial)
     with _site_lock:  # one thread works them out at a time; the others wait for it
         cached = _site_cache.get(key)
         if cached and cached[0] > monotonic():

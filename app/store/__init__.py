@@ -7,6 +7,7 @@ the service (:mod:`app.games`).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sqlite3
 import threading
@@ -76,6 +77,9 @@ def private_file(path: Path) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
+_SERIALS = itertools.count(1)
+
+
 class Database:
     """One engine and two kinds of session (reads, and writes that take the lock first)
     for the site's occasional work; for its hot path, a game read by one statement
@@ -95,6 +99,9 @@ class Database:
 
     def __init__(self, url: str, *, stock: frozenset[str] = frozenset()) -> None:
         self.url = make_url(url)
+        self.serial = next(_SERIALS)
+        """This object's own number in the process: what a cache of its data is keyed by
+        (an ``id()`` may be another's once this one is gone)."""
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database not in (None, "", ":memory:"):
             private_file(Path(self.url.database))
