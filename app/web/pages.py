@@ -118,6 +118,9 @@ def render_game(
         shown=i18n.current() if plain else "",
         changed=changed,
         moved=moved,
+        # The board rings the moved cards itself on a whole page (no script may): a move's
+        # part leaves that to site.js, or a ring would stay on a place it does not send.
+        ringed=None if fragment else moved,
         settings=table.settings,
         par=table.par,
         par_said=par_said,
@@ -288,6 +291,7 @@ def steps_page(
         request,
         "_replay.html" if fragment else "replay.html",
         moved=moved,
+        ringed=moved,
         settings=service.DEFAULT_SETTINGS if fragment else page_settings(request),
         watching=watching,
         **hidden,

@@ -108,9 +108,10 @@ class Cell(Protocol):
     def __hash__(self) -> int: ...
 
 
-CellKey = tuple[str, str, Cell, bool, str, bool]
-"""A cell's markup is kept by language, template, cell, lit, link and out-of-band."""
-CellMarkup = Callable[[str, Iterable[Cell], Container[str], str, bool], Markup]
+CellKey = tuple[str, str, Cell, bool, str, bool, int]
+"""A cell's markup is kept by language, template, cell, lit, link, out-of-band and how many
+of its last cards the last move played there."""
+CellMarkup = Callable[..., Markup]
 
 
 def make_cell_markup(env: Environment) -> CellMarkup:
@@ -129,19 +130,35 @@ def make_cell_markup(env: Environment) -> CellMarkup:
         hinted: Container[str],
         game_url: str,
         oob: bool = False,
+        moved: tuple[str, int] | None = None,
     ) -> Markup:
         """``oob``: each cell to be put in place of the one with its id (a move's answer
-        that sends only the cells it changed)."""
+        that sends only the cells it changed). ``moved``: where the last move's cards lie
+        (the place's id, ``p-3``, and how many of its last cards): that place says so
+        (``data-moved-cards``), so the page marks them without JavaScript too."""
         macro = env.get_template(template).module.cell  # type: ignore[attr-defined]
         locale = i18n.current()
-        drawn = [(cell, cell.name in hinted, game_url if cell.links else "") for cell in cells]
+        there, count = (moved[0].partition("-")[2], moved[1]) if moved else ("", 0)
+        drawn = [
+            (
+                cell,
+                cell.name in hinted,
+                game_url if cell.links else "",
+                count * (cell.name == there),
+            )
+            for cell in cells
+        ]
         # Plain tuples: a cell hashes fast in C, faster than a key that keeps its hash
         # (whose Python __hash__ costs more than the cell's own; 36 against 106 µs a board).
-        keys: list[CellKey] = [(locale, template, cell, lit, url, oob) for cell, lit, url in drawn]
+        keys: list[CellKey] = [
+            (locale, template, cell, lit, url, oob, marked) for cell, lit, url, marked in drawn
+        ]
         parts: list[Markup] = []
-        for (cell, lit, url), found, markup in zip(drawn, keys, kept.peek_many(keys), strict=True):
+        for (cell, lit, url, marked), found, markup in zip(
+            drawn, keys, kept.peek_many(keys), strict=True
+        ):
             if markup is None:
-                made = macro(cell, lit, url, oob=True) if oob else macro(cell, lit, url)
+                made = macro(cell, lit, url, oob=oob, moved=marked)
                 markup = kept.put(found, made)
             parts.append(markup)
         return Markup("").join(parts)

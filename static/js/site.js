@@ -326,6 +326,9 @@
   }
   function markLastMove() {
     $$("[data-last-move]").forEach((card) => card.removeAttribute("data-last-move"));
+    // The server's own mark (for pages without JavaScript) may stay on a place a later
+    // answer did not send again: the script's mark is the one that holds.
+    $$("[data-moved-cards]").forEach((place) => place.removeAttribute("data-moved-cards"));
     const game = $("#game");
     const holder = $("#game[data-moved], #replay[data-moved]");
     let where = holder && { place: holder.dataset.moved, count: holder.dataset.movedCount };

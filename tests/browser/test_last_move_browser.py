@@ -4,7 +4,7 @@ by mouse and keyboard, and on a replay's step."""
 
 from __future__ import annotations
 
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import MontanaUI
 from tests.browser.test_freecell_browser import FreeCellUI, fc  # noqa: F401 (a fixture)
@@ -72,3 +72,32 @@ def test_a_replay_marks_the_step_shown(montana: MontanaUI) -> None:
     expect(page.locator(MARKED)).to_have_attribute("data-cell", "A13")
     page.goto(f"{path}/replay?step=1")  # a step's own address marks it too
     expect(page.locator(MARKED)).to_have_attribute("data-cell", "A13")
+
+
+def ringed(page: Page) -> list[str]:
+    """The cells whose card wears the dashed ring (read from the styles, as drawn)."""
+    found: list[str] = page.eval_on_selector_all(
+        "#board [data-cell]",
+        "cells => cells.filter(c => getComputedStyle(c).outlineStyle === 'dashed')"
+        ".map(c => c.dataset.cell)",
+    )
+    return found
+
+
+def test_without_javascript_the_page_rings_the_card_and_a_replay_step_too(
+    no_script_page: Page,
+) -> None:
+    """No script sets ``data-last-move``: the page the move's form goes back to says where
+    the card lies, and the stylesheet rings it; a later visit to the game does not."""
+    page = no_script_page
+    montana = MontanaUI(page)
+    path = montana.start(1)
+    assert ringed(page) == []
+    with page.expect_navigation():
+        montana.cell("D10").click()  # 6♠ to A13
+    assert ringed(page) == ["A13"]
+    page.screenshot(path="tests/artifacts/last-move-montana-nojs.png")
+    page.goto(path)  # the game's own address, later: the mark was for that answer
+    assert ringed(page) == []
+    page.goto(f"{path}/replay?step=1")
+    assert ringed(page) == ["A13"]

@@ -223,6 +223,15 @@ def test_freecell_move(
         with player.answer(fc):
             player.choose(place(fc, target))
     board_matches(fc, expected_after(notation))
+    # The cards it played wear the last move's dashed ring, every way (without JavaScript
+    # the server says where they lie and the stylesheet rings them), and no others.
+    ringed = fc.page.eval_on_selector_all(
+        "#board .fc-card",
+        "cards => cards.filter(c => getComputedStyle(c).outlineStyle === 'dashed')"
+        ".map(c => c.parentElement.id)",
+    )
+    assert len(ringed) == MATRIX.parse_action(notation).count, ringed
+    assert len(set(ringed)) == 1
     if way == "nojs":
         return
     announced = player.announced()

@@ -52,7 +52,7 @@ def test_without_javascript_the_answer_is_a_redirect(client: TestClient) -> None
     data = {"version": "0", "source": "8", "target": "a"}
     response = client.post(f"/games/{game_id}/actions", data=data)
     assert response.status_code == 303
-    assert response.headers["location"].endswith(f"/games/{game_id}")
+    assert response.headers["location"].endswith(f"/games/{game_id}?moved=1.p-a.1")
     assert history(client, game_id) == ["8a"]
 
 

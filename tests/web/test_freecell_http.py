@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -274,3 +276,36 @@ Freecells: KH KD QC QS
 :
 """
 """A run of 4 in column 1, free cells full, one other empty column: at most 2 into it."""
+
+
+def test_without_javascript_the_page_marks_the_cards_the_last_move_played(
+    client: TestClient,
+) -> None:
+    """A move posted without JavaScript goes back to the game page saying where its cards
+    lie (``moved``): the place holding them says how many of its last cards they are, so
+    the stylesheet rings them. A run of several cards, a card to a free cell; nothing once
+    the game has moved on (another tab, an undo) or when the note is not one."""
+    game_id = start(client, "1")
+    answer = act(client, game_id, "1a", 0)  # a card to a free cell
+    assert answer.headers["location"].endswith("?moved=1.p-a.1")
+    assert 'id="p-a" data-moved-cards="1"' in client.get(answer.headers["location"]).text
+    game_id = start(client, "12")  # its first column's last two cards go onto the fifth
+    move = freecell.new_game(12).parse_action("15")
+    assert move.count == 2
+    answer = act(client, game_id, "15", 0)
+    assert answer.status_code == 303
+    found = re.search(rf"/games/{game_id}\?moved=(\d+)\.p-5\.2$", answer.headers["location"])
+    assert found is not None, answer.headers["location"]  # the version after its auto moves
+    version = int(found[1])
+    page = client.get(answer.headers["location"]).text
+    assert page.count("data-moved-cards") == 1
+    assert f'id="p-{move.target}" data-moved-cards="{move.count}"' in page
+    assert f'data-moved="p-{move.target}" data-moved-count="{move.count}"' in page  # for site.js
+    # An undo plays no cards: its page marks none; the old note no longer holds either.
+    undone = act(client, game_id, "undo", version)
+    assert "moved=" not in undone.headers["location"]
+    assert "data-moved-cards" not in client.get(answer.headers["location"]).text
+    for note in ("x", "1.p-3", f"{version + 1}.p-{move.target}.999", "9" * 40):
+        shown = client.get(f"/games/{game_id}", params={"moved": note})
+        assert shown.status_code == 200
+        assert "data-moved-cards" not in shown.text

@@ -118,10 +118,13 @@ def test_every_form_works_without_javascript(client: TestClient) -> None:
     game_id = start(client)
     response = act(client, game_id, "5H C4", 0)
     assert response.status_code == 303
-    assert response.headers["location"].endswith(f"/games/{game_id}")
+    # Back to the game page, which marks the card the move played (for this version only).
+    assert response.headers["location"].endswith(f"/games/{game_id}?moved=1.c-C4.1")
     page = client.get(response.headers["location"]).text
     assert 'name="version" value="1"' in page
     assert position(client, game_id).cells[montana.parse_cell("C4")] is not None
+    assert 'id="c-C4" data-moved-cards="1"' in page
+    assert page.count("data-moved-cards") == 1
 
 
 def test_htmx_action_returns_the_board_fragment(client: TestClient) -> None:

@@ -104,6 +104,9 @@ class _Notes:
     seen: str = ""
     """``v``: the game's version the page that asked shows (site.js adds it to what the
     game's links ask): behind the game's, the click was made on a board that is no more."""
+    moved: str = ""
+    """``version.place.count``: where the cards of the move that made that version lie (a
+    move posted without JavaScript), marked while the game is still at that version."""
 
 
 NOTES_MAX: Final = 32
@@ -119,7 +122,21 @@ async def page_notes(request: Request) -> _Notes:
         return query.get(name, "")[:NOTES_MAX]
 
     pick = note("pick") or note("sel")
-    return _Notes(pick, note("hint"), note("check"), notices.first(query, NOTES_MAX), note("v"))
+    notice = notices.first(query, NOTES_MAX)
+    return _Notes(pick, note("hint"), note("check"), notice, note("v"), note("moved"))
+
+
+MOVED: Final = re.compile(r"(\d{1,9})\.([a-z]-[A-Za-z0-9]{1,3})\.(\d{1,2})")
+"""A ``moved`` note: a version, a place's id (``p-3``, ``c-B7``), a count."""
+
+
+def last_move(game: service.Game, note: str) -> tuple[str, int] | None:
+    """Where the last move's cards lie, as ``note`` says, if the game is still at the
+    version it names (else the mark would fall on cards another move played)."""
+    found = MOVED.fullmatch(note)
+    if found is None or int(found[1]) != game.version:
+        return None
+    return found[2], int(found[3])
 
 
 @router.get("/{game_id}", name="game_page", dependencies=[Depends(limited("search", when="check"))])
@@ -196,6 +213,7 @@ def _game_page(
         pick=notes.pick[:16] or None,
         hint=hint,
         message=message,
+        moved=last_move(game, notes.moved),
     )
 
 
@@ -354,6 +372,9 @@ def _game_action(
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}-{source}-{target}")
+    if acted.action is not None and (went := acted.game.game.moved_to(acted.before, acted.action)):
+        # The page it goes back to marks the cards the move played, for this version only.
+        url = url.include_query_params(moved=f"{acted.game.version}.{went[0]}.{went[1]}")
     return RedirectResponse(url, status_code=303)
 
 
