@@ -362,17 +362,17 @@ def _game_action(
         if source
         else None
     )
+    action = acted.action
+    went = None if action is None else acted.game.game.moved_to(acted.before, action)
     if is_htmx(request):
         said = said_after(acted, number, command)
         table = table_for(request, acted.game, settings=acted.settings)
         drawn = acted.before if form.shown and form.shown == i18n.current() else None
-        action = acted.action
-        went = None if action is None else acted.game.game.moved_to(acted.before, action)
         return render_game(request, table, said=said, message=fewer, shown=drawn, moved=went)
     url = request.url_for("game_page", game_id=game_id)
     if fewer:
         url = url.include_query_params(fewer=f"{moved}-{count}-{source}-{target}")
-    if acted.action is not None and (went := acted.game.game.moved_to(acted.before, acted.action)):
+    if went is not None:
         # The page it goes back to marks the cards the move played, for this version only.
         url = url.include_query_params(moved=f"{acted.game.version}.{went[0]}.{went[1]}")
     return RedirectResponse(url, status_code=303)
