@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import gc
 import logging
+import signal
 import socket
+import threading
+from collections.abc import Callable
+from types import FrameType
 from typing import Final
 
 from uvicorn.supervisors import Multiprocess
@@ -43,6 +47,29 @@ def tune_for_serving() -> None:
     logging.logThreads = False
     logging.logProcesses = False
     logging.logMultiprocessing = False
+
+
+def on_stop(ending: Callable[[], None]) -> None:
+    """``ending`` is called (in the signal's thread: it must be thread-safe) as soon as the
+    server is asked to stop (SIGTERM, SIGINT), before it drains: uvicorn waits for open
+    answers before the app's lifespan ends, so long-lived ones (race streams) end here.
+    The server's own handler still runs after, chained through :func:`signal.getsignal`:
+    nothing of the server's is touched. Only where the server installed its handlers:
+    the main thread of a serving process."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for number in (signal.SIGTERM, signal.SIGINT):
+        before = signal.getsignal(number)
+        if not callable(before) or before is signal.default_int_handler:
+            continue  # no server's handler to chain: nothing serves from this thread
+
+        def handler(
+            signum: int, frame: FrameType | None, before: Callable[..., object] = before
+        ) -> None:
+            ending()
+            before(signum, frame)
+
+        signal.signal(number, handler)
 
 
 def listening_socket(host: str, port: int) -> socket.socket:

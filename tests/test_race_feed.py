@@ -34,9 +34,9 @@ async def nothing(before: object) -> str:
     return "race"
 
 
-def feed(db: Database, **caps: float) -> Feed:
+def feed(**caps: float) -> Feed:
     settings = {"max_streams": 3, "per_address": 2, "interval": 0.0, **caps}
-    return Feed(db, Counting(), **settings)  # type: ignore[arg-type]
+    return Feed(Counting(), **settings)  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -44,9 +44,9 @@ def sqlite_db() -> Database:
     return Database("sqlite://")
 
 
-def test_streams_are_capped_per_address_and_in_all(sqlite_db: Database) -> None:
+def test_streams_are_capped_per_address_and_in_all() -> None:
     async def run() -> None:
-        made = feed(sqlite_db)
+        made = feed()
         one = made.subscribe("t", "10.0.0.1", nothing)
         made.subscribe("t", "10.0.0.1", nothing)
         with pytest.raises(StreamsFull):
@@ -63,16 +63,14 @@ def test_streams_are_capped_per_address_and_in_all(sqlite_db: Database) -> None:
     in_own_thread(run)
 
 
-def test_clients_coming_and_going_never_end_or_starve_the_other_streams(
-    sqlite_db: Database,
-) -> None:
+def test_clients_coming_and_going_never_end_or_starve_the_other_streams() -> None:
     """Sixteen long-lived streams, and clients that open the race's stream and leave it
     (in their wait, or in the middle of a shared reading) all the while: each long-lived
     stream stays open and reads every change, the last included."""
     changes = 60
 
     async def run() -> None:
-        made = feed(sqlite_db, max_streams=1000, per_address=0)
+        made = feed(max_streams=1000, per_address=0)
         made.start()
         reads = stored = 0
 
@@ -125,10 +123,10 @@ def test_clients_coming_and_going_never_end_or_starve_the_other_streams(
 
 
 def test_a_failed_reading_reaches_its_openers_and_the_next_change_reads_again(
-    sqlite_db: Database, caplog: pytest.LogCaptureFixture
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
+        made = feed(max_streams=10)
         fail = True
 
         async def read(before: object) -> str:
@@ -154,10 +152,10 @@ def test_a_failed_reading_reaches_its_openers_and_the_next_change_reads_again(
     assert "never retrieved" not in caplog.text
 
 
-def test_a_change_is_announced_at_once_then_at_most_once_an_interval(sqlite_db: Database) -> None:
+def test_a_change_is_announced_at_once_then_at_most_once_an_interval() -> None:
     # Bounds well apart (the interval against "at once"), so a loaded machine passes too.
     async def run() -> None:
-        made = feed(sqlite_db, max_streams=10, interval=0.6)
+        made = feed(max_streams=10, interval=0.6)
         made.start()
         backend = made.backend
         assert isinstance(backend, Counting)
@@ -181,9 +179,9 @@ def test_a_change_is_announced_at_once_then_at_most_once_an_interval(sqlite_db: 
     in_own_thread(run)
 
 
-def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
+def test_the_race_clock_wakes_its_streams() -> None:
     async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
+        made = feed(max_streams=10)
         watch = made.subscribe("t", "a", nothing)
         await made.first(watch)
         made.at("t", 0.05)  # the countdown's end
@@ -197,9 +195,9 @@ def test_the_race_clock_wakes_its_streams(sqlite_db: Database) -> None:
     in_own_thread(run)
 
 
-def test_closing_the_streams_ends_each_and_opens_no_more(sqlite_db: Database) -> None:
+def test_closing_the_streams_ends_each_and_opens_no_more() -> None:
     async def run() -> None:
-        made = feed(sqlite_db, max_streams=10)
+        made = feed(max_streams=10)
         watches = [made.subscribe("t", "a", nothing), made.subscribe("u", "b", nothing)]
         for watch in watches:
             await made.first(watch)
@@ -217,7 +215,6 @@ def test_closing_the_streams_ends_each_and_opens_no_more(sqlite_db: Database) ->
 def test_no_feed_no_announcement(sqlite_db: Database) -> None:
     assert race_feed.feed_of(sqlite_db) is None
     race_feed.moved(sqlite_db, "x" * 24)  # a site without a feed: nothing to tell
-    assert race_feed.race_of(sqlite_db, "x" * 24) is None
 
 
 def test_streams_always_leave_connections_for_moves() -> None:

@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import func, select, update
 
 from app import service
-from app.service import proofs, races, shares
-from app.service.model import UnknownGameKind
+from app.service import proofs, race_clock, races, shares
+from app.service.model import TimeUp, UnknownGameKind
 from app.store import Database
 from app.store.models import GameRecord
 from app.store.race_models import RaceRecord, RacerRecord
@@ -299,14 +299,14 @@ def test_with_redis_a_move_reaches_every_process_through_pub_sub(
     game = game_of(races.race(db=db, token=token, now=T0), players[0])
 
     async def run() -> None:
-        feeds = [race_feed.Feed(db, race_fanout.Redis(redis_url), max_streams=10, per_address=10)
+        feeds = [race_feed.Feed(race_fanout.Redis(redis_url), max_streams=10, per_address=10)
                  for _ in range(2)]  # fmt: skip
         heard: list[list[str]] = [[], []]
         for feed, notes in zip(feeds, heard, strict=True):
             feed.deliver = notes.append  # type: ignore[method-assign]
             feed.start()
             await asyncio.wait_for(feed.listening.wait(), 30)
-        await asyncio.to_thread(lambda: feeds[0].publish(feeds[0].race_of(game)))
+        await asyncio.to_thread(lambda: feeds[0].publish(race_clock.race_of(db, game)))
         deadline = time.monotonic() + 30
         while not all(heard) and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
@@ -323,8 +323,13 @@ def test_what_a_racer_plays_after_the_time_is_up_does_not_count(db: Database) ->
     late, quitter = game_of(race, players[0]), game_of(race, players[1])
     service.act(db=db, game_id=late, action="6a", version=0, now=T0 + timedelta(seconds=30))
     version = service.load(db=db, game_id=late).version
-    # Past the limit, before anyone looked at the race: a move and a give-up.
-    service.act(db=db, game_id=late, action="6b", version=version, now=T0 + timedelta(minutes=7))
+    # Past the limit, before anyone looked at the race: a move is refused (whether or not
+    # the site has a live feed), a give-up is taken but counts for nothing.
+    with pytest.raises(TimeUp):
+        service.act(
+            db=db, game_id=late, action="6b", version=version, now=T0 + timedelta(minutes=7)
+        )
+    assert service.load(db=db, game_id=late).version == version
     service.act(db=db, game_id=quitter, action="resign", version=0, now=T0 + timedelta(minutes=7))
     race = races.race(db=db, token=token, now=T0 + timedelta(minutes=8))
     assert race.state == "finished"
@@ -332,7 +337,7 @@ def test_what_a_racer_plays_after_the_time_is_up_does_not_count(db: Database) ->
     assert (kept[players[0]].moves, kept[players[0]].cards_left) == (1, 52)
     assert kept[players[0]].standing == "unfinished"
     assert kept[players[1]].standing == "unfinished"  # gave up only after the end
-    assert service.load(db=db, game_id=late).cards_left == 49  # the game itself went on
+    assert race_clock.race_of(db, late) == token
 
 
 def test_a_montana_racers_progress_is_cards_in_place_and_redeals_left(db: Database) -> None:

@@ -17,19 +17,16 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Final
 
-from app.caches import Kept, text_size
-from app.service import race_fanout
+from app.service import race_clock, race_fanout
 from app.store import Database
-from app.store import races as race_rows
 
 log = logging.getLogger("solitaire.races")
 
 HEARTBEAT_SECONDS: Final = 15.0
 """Every stream wakes this often (a comment keeps proxies from closing a quiet one)."""
-GAMES_KEPT_BYTES: Final = 1 << 20
-"""The games known to be in a race (or not): looked up once a game, at its first move."""
 
 Read = Callable[[object], Awaitable[object]]
 """Reads a race for all its streams here, given its reading before (``None`` at first)."""
@@ -40,13 +37,13 @@ class StreamsFull(Exception):
     closing its streams: ask again later."""
 
 
+@dataclass(eq=False, slots=True)
 class Watch:
-    """One open stream: the reading of its race it was last sent (a count)."""
+    """One open stream: its race, its address, the reading it was last sent (a count)."""
 
-    __slots__ = ("address", "seen", "token")
-
-    def __init__(self, token: str, address: str) -> None:
-        self.token, self.address, self.seen = token, address, -1
+    token: str
+    address: str
+    seen: int = -1
 
 
 class _Race:
@@ -91,10 +88,9 @@ class Feed:
     processes."""
 
     def __init__(
-        self, db: Database, backend: race_fanout.Fanout, *,
+        self, backend: race_fanout.Fanout, *,
         max_streams: int, per_address: int, interval: float = 0.0,
     ) -> None:  # fmt: skip
-        self.db = weakref.proxy(db)  # _FEEDS is keyed by it: a strong one would keep it
         self.backend = backend
         self.max_streams, self.per_address, self.interval = max_streams, per_address, interval
         self.races: dict[str, _Race] = {}
@@ -106,7 +102,6 @@ class Feed:
         self.listening = asyncio.Event()
         self.tasks: set[asyncio.Future[None]] = set()
         self.held: dict[str, bool] = {}  # races within their interval: a change waits?
-        self.games = Kept[str, str]("race games", GAMES_KEPT_BYTES, lambda k, v: text_size(k, v))
 
     def start(self) -> None:
         """Listen (in the running loop): the app's start, or its first stream."""
@@ -261,16 +256,6 @@ class Feed:
         if self.held.pop(token, False):
             self._announce(token)
 
-    def race_of(self, game_id: str) -> str:
-        """The race a game is played in, or ``""``: read once a game (a game is dealt
-        into its race, so a game found in none stays in none)."""
-        token = self.games.get(game_id)
-        if token is None:
-            with self.db.read() as session:
-                token = race_rows.race_of_game(session, game_id) or ""
-            self.games.put(game_id, token)
-        return token
-
     async def aclose(self) -> None:
         self.close_streams()
         mine = [task for task in self.tasks if task.get_loop() is asyncio.get_running_loop()]
@@ -299,7 +284,7 @@ def install(
         backend = race_fanout.Postgres(url.render_as_string(hide_password=False))
     else:
         backend = race_fanout.Local()
-    feed = Feed(db, backend, max_streams=max_streams, per_address=per_address, interval=interval)
+    feed = Feed(backend, max_streams=max_streams, per_address=per_address, interval=interval)
     _FEEDS[db] = feed
     return feed
 
@@ -310,13 +295,8 @@ def feed_of(db: Database) -> Feed | None:
 
 def moved(db: Database, game_id: str) -> None:
     """After a game's change is committed: the race it is in (if any) hears of it."""
-    if (feed := _FEEDS.get(db)) is not None and (token := feed.race_of(game_id)):
+    if (feed := _FEEDS.get(db)) is not None and (token := race_clock.race_of(db, game_id)):
         feed.publish(token)
-
-
-def race_of(db: Database, game_id: str) -> str | None:
-    feed = _FEEDS.get(db)
-    return (feed.race_of(game_id) or None) if feed is not None else None
 
 
 def changed(db: Database, token: str) -> None:

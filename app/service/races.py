@@ -276,6 +276,19 @@ def _racer(session: Session, token: str, player_id: str, joined: int) -> RacerRe
     )
 
 
+def refuse_to_join(race: Race, player_id: str | None) -> None:
+    """Refuse a join the race cannot take, before a player is made for it (``join``
+    checks again, under its lock)."""
+    if race.racer(player_id) is not None:
+        return
+    if race.state == "running":
+        raise RaceRefused("the race has started", "race.started")
+    if race.state == "finished":
+        raise RaceRefused("the race is over", "race.finished")
+    if race.is_full:
+        raise RaceRefused("the race is full", "race.full", max=MAX_RACERS)
+
+
 def join(*, db: Database, token: str, player_id: str) -> None:
     """The player joins the race's lobby (joining again changes nothing). Raises
     :class:`RaceNotFound`, or :class:`RaceRefused` for a race full, started or over."""
@@ -402,11 +415,6 @@ def seat(*, db: Database, token: str, game_id: str) -> Seat | None:
         return None
     racer = next((r for r in found.racers if r.game_id == game_id), None)
     return None if racer is None else Seat(found, racer)
-
-
-def race_of_game(*, db: Database, game_id: str) -> str | None:
-    with db.read() as session:
-        return rows.race_of_game(session, game_id)
 
 
 def _shape(token: str) -> None:
@@ -590,7 +598,6 @@ __all__ = [
     "join",
     "limit_of",
     "race",
-    "race_of_game",
     "seat",
     "start",
 ]

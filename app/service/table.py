@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.rules.protocol import Answer
-from app.service import proofs, race_feed, tournament_marks
+from app.service import proofs, race_clock, tournament_marks
 from app.service.help import known_answer
 from app.service.model import Game, get_row, view
 from app.service.pars import WinPar, after_win
@@ -57,13 +57,15 @@ def table(
         settings = player_settings(db=db, player_id=player_id, owner=game.player_id)
     mark = tournament_marks.mark(db, game.id)
     if mark is not None and mark.blind():  # the deal's verdict and par wait for the week's end
-        return Table(game, settings, None, None, race_feed.race_of(db, game.id), tournament=mark)
+        return Table(
+            game, settings, None, None, race_clock.race_of(db, game.id) or None, tournament=mark
+        )
     known = None if game.is_over else known_answer(solvers, game)
     if known is not None and known.verdict == "unknown":
         known = None
     par = after_win(db=db, solvers=solvers, game=game)
     cells = proofs.fewest_cells(game.deal) if game.difficulty else None
-    token = race_feed.race_of(db, game.id)
+    token = race_clock.race_of(db, game.id) or None
     seated = None
     if token and (whole or game.is_over):
         seated = seat(db=db, token=token, game_id=game.id)

@@ -14,6 +14,7 @@ from fastapi.telemetry import TelemetryConfig
 from itsdangerous import URLSafeSerializer
 from starlette.middleware.gzip import GZipMiddleware
 
+from app import serving
 from app.config import (
     ROOT,
     Settings,
@@ -26,7 +27,7 @@ from app.config import (
 from app.service import race_feed, ratings, solvers
 from app.service import races as race_service
 from app.store import Database
-from app.web import errors, race_stream
+from app.web import errors
 from app.web.access_log import AccessLog
 from app.web.compression import FRAGMENT_LEVEL, MINIMUM_SIZE, GZip
 from app.web.language import Language
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None, db: Database | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         feed.start()  # races' changes heard from the start (from other servers too)
-        race_stream.end_on_exit_signals(feed)  # a stop ends streams before draining
+        serving.on_stop(feed.close_streams)  # a stop ends streams before draining
         rating = (
             asyncio.create_task(ratings.daily(app.state.db)) if settings.ratings_daily else None
         )

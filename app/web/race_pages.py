@@ -1,6 +1,5 @@
-"""What a race's page shows and says: its ``#race`` part (lobby, race, result), the
-refusals in the player's language, and what its live region says of a change (its live
-stream is :mod:`app.web.race_stream`).
+"""What a race's page shows: its ``#race`` part (lobby, race, result), the racers' small
+boards, and a refusal with its status (its live stream is :mod:`app.web.race_stream`).
 
 The racers' table is the same for everyone who looks; only the ``#race`` part around it
 is the viewer's: their own game's address is shown to them alone, every other game
@@ -10,7 +9,6 @@ through its watch link.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Final
 
 from fastapi import Request
@@ -20,14 +18,14 @@ from markupsafe import Markup
 from app import i18n
 from app.caches import Kept, text_size
 from app.i18n import gettext as _
-from app.i18n import isolate
 from app.service import races
 from app.store import Database
 from app.web.htmx import is_htmx
 from app.web.pages import render
 from app.web.players import current_player, page_settings
 from app.web.race_rows import name_of, rows
-from app.web.templating import clock, paths
+from app.web.refusals import refusal
+from app.web.templating import paths
 
 VIEWER: Final = "solitaire.race_viewer"
 """A player made by this request (a first join): the page is drawn for them."""
@@ -132,75 +130,12 @@ def page(
     return response
 
 
-REFUSALS: Final[dict[str, tuple[int, Callable[[dict[str, object]], str]]]] = {
-    "race.full": (
-        409,
-        lambda p: _("This race is full: you can still watch it."),
-    ),
-    "race.started": (
-        409,
-        lambda p: _("This race has started: you can watch it, but no longer join."),
-    ),
-    "race.finished": (
-        409,
-        lambda p: _("This race is over: you can see its result, but no longer join."),
-    ),
-    "race.not_creator": (403, lambda p: _("Only the player who made this race can start it.")),
-    "race.end_not_creator": (403, lambda p: _("Only the player who made this race can end it.")),
-    "race.limit": (
-        422,
-        lambda p: _("A race's time limit is 5, 10 or 15 minutes, or none."),
-    ),
-}
-
-
-def refusal(error: races.RaceRefused) -> tuple[int, str]:
-    status, words = REFUSALS[error.code]
-    return status, words(error.params)
+STATUSES: Final = {"race.not_creator": 403, "race.end_not_creator": 403, "race.limit": 422}
+"""A race's refusal's status (409 for the rest: full, started, over); its words are with
+every other refusal's (:mod:`app.web.refusals`)."""
 
 
 def refused(request: Request, db: Database, token: str, error: races.RaceRefused) -> Response:
     """The race's page (or ``#race`` part) saying why, with the refusal's 4xx status."""
-    status, message = refusal(error)
-    return page(request, races.race(db=db, token=token), message=message, status=status)
-
-
-def refuse_to_join(race: races.Race, player: str | None) -> None:
-    """Refuse a join the race cannot take (before a player is made for it)."""
-    if race.racer(player) is not None:
-        return
-    if race.state == "running":
-        raise races.RaceRefused("the race has started", "race.started")
-    if race.state == "finished":
-        raise races.RaceRefused("the race is over", "race.finished")
-    if race.is_full:
-        raise races.RaceRefused("the race is full", "race.full", max=races.MAX_RACERS)
-
-
-def said(before: races.Race, after: races.Race) -> str:
-    """What the live region announces between two readings: a racer joined, the race
-    started, a racer won or gave up, the race ended; never a move."""
-    words: list[str] = []
-    known = {r.joined: r for r in before.racers}
-    if before.state == "lobby" and after.state == "running":
-        words.append(_("The race starts in 3 seconds."))
-    if after.under_way and not before.under_way:
-        words.append(_("The race has started: go!"))
-    for racer in sorted(after.racers, key=lambda r: r.joined):
-        was = known.get(racer.joined)
-        name = isolate(name_of(racer))
-        if was is None:
-            words.append(_("%(name)s has joined the race.") % {"name": name})
-            continue
-        if racer.standing == was.standing:
-            continue
-        if racer.standing == "won":
-            words.append(
-                _("%(name)s has won in %(time)s.")
-                % {"name": name, "time": isolate(clock(racer.race_ms or 0))}
-            )
-        elif racer.standing == "gave_up":
-            words.append(_("%(name)s has given up.") % {"name": name})
-    if after.state == "finished" and before.state != "finished":
-        words.append(_("The race is over."))
-    return " ".join(words)
+    race = races.race(db=db, token=token)
+    return page(request, race, message=refusal(error), status=STATUSES.get(error.code, 409))

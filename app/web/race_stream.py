@@ -13,11 +13,8 @@ closing its streams ends each cleanly: the browser reconnects.
 
 from __future__ import annotations
 
-import signal
-import threading
 import time
-from collections.abc import AsyncIterator, Callable
-from types import FrameType
+from collections.abc import AsyncIterator
 from typing import Final
 
 from starlette.requests import Request
@@ -25,13 +22,16 @@ from starlette.responses import StreamingResponse
 from starlette.types import Receive, Scope, Send
 
 from app import i18n
+from app.i18n import gettext as _
+from app.i18n import isolate
 from app.service import race_feed, races
 from app.service.model import utcnow
 from app.service.race_feed import Feed, Watch
 from app.store import Database
 from app.web.deps import in_thread
-from app.web.race_pages import said, small_board
-from app.web.race_rows import rows
+from app.web.race_pages import small_board
+from app.web.race_rows import name_of, rows
+from app.web.templating import clock
 
 BOARD_SECONDS: Final = 0.5
 """A race's changed boards go at most once in this many seconds (the table at each change)."""
@@ -115,6 +115,35 @@ class Reading:
         return "".join(out)
 
 
+def said(before: races.Race, after: races.Race) -> str:
+    """What the live region announces between two readings: a racer joined, the race
+    started, a racer won or gave up, the race ended; never a move."""
+    words: list[str] = []
+    known = {r.joined: r for r in before.racers}
+    if before.state == "lobby" and after.state == "running":
+        words.append(_("The race starts in 3 seconds."))
+    if after.under_way and not before.under_way:
+        words.append(_("The race has started: go!"))
+    for racer in sorted(after.racers, key=lambda r: r.joined):
+        was = known.get(racer.joined)
+        name = isolate(name_of(racer))
+        if was is None:
+            words.append(_("%(name)s has joined the race.") % {"name": name})
+            continue
+        if racer.standing == was.standing:
+            continue
+        if racer.standing == "won":
+            words.append(
+                _("%(name)s has won in %(time)s.")
+                % {"name": name, "time": isolate(clock(racer.race_ms or 0))}
+            )
+        elif racer.standing == "gave_up":
+            words.append(_("%(name)s has given up.") % {"name": name})
+    if after.state == "finished" and before.state != "finished":
+        words.append(_("The race is over."))
+    return " ".join(words)
+
+
 def reader(feed: Feed, db: Database, token: str) -> race_feed.Read:
     """How the feed reads the race (once for all its streams here)."""
 
@@ -170,25 +199,3 @@ class RaceStream(StreamingResponse):
             await super().__call__(scope, receive, send)
         finally:
             self.feed.unsubscribe(self.watch)
-
-
-def end_on_exit_signals(feed: Feed) -> None:
-    """A server asked to stop (SIGTERM, SIGINT) ends its race streams at once, before
-    draining: uvicorn waits for open answers before the app's lifespan ends, so streams
-    would hold a restart to the end of its grace. The server's own handler still runs
-    after (chained through :func:`signal.getsignal`, nothing of the server's touched).
-    Only where signals can be heard: the main thread of a serving process."""
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for number in (signal.SIGTERM, signal.SIGINT):
-        before = signal.getsignal(number)
-        if not callable(before) or before is signal.default_int_handler:
-            continue  # no server's handler to chain: nothing serves from this thread
-
-        def ending(
-            signum: int, frame: FrameType | None, before: Callable[..., object] = before
-        ) -> None:
-            feed.close_streams()  # thread-safe: the loop ends them
-            before(signum, frame)
-
-        signal.signal(number, ending)

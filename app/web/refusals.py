@@ -47,6 +47,13 @@ WORDS: Final[dict[str, Callable[[Params], str]]] = {
     "game.over": lambda p: _("The game is over: there is nothing to hint."),
     "game.not_begun": lambda p: _("This game has not begun yet: wait for the countdown to end."),
     "game.time_up": lambda p: _("The race's time is up: this game takes no more moves."),
+    # Races
+    "race.full": lambda p: _("This race is full: you can still watch it."),
+    "race.started": lambda p: _("This race has started: you can watch it, but no longer join."),
+    "race.finished": lambda p: _("This race is over: you can see its result, but no longer join."),
+    "race.not_creator": lambda p: _("Only the player who made this race can start it."),
+    "race.end_not_creator": lambda p: _("Only the player who made this race can end it."),
+    "race.limit": lambda p: _("A race's time limit is 5, 10 or 15 minutes, or none."),
     # Weekly tournaments
     "tournament.no_help": lambda p: _(
         "No help in a tournament: hints, the winnable check and solutions come back "

@@ -20,6 +20,7 @@ from app.web.my_games import MAX_PAGE
 from app.web.new_race import RaceFields
 from app.web.pages import steps_page
 from app.web.players import PlayerDep, remember_player, see_other
+from app.web.refusals import refusal
 from app.web.routes.home import home_page
 from app.web.templating import paths
 from app.web.throttle import limited
@@ -38,8 +39,8 @@ def start_race(
     try:
         new = new_race.read(form)
     except races.RaceRefused as error:
-        status, message = pages.refusal(error)
-        return render_error(request, status, i18n.gettext("Cannot do that"), message)
+        status = pages.STATUSES.get(error.code, 409)
+        return render_error(request, status, i18n.gettext("Cannot do that"), refusal(error))
     if new.choice is None:  # the home page's race form again, the reason beside its box
         return home_page(request, db, player, refused=new.refused)
     token, player_id = races.open_race(db=db, player_id=player, choice=new.choice)
@@ -60,7 +61,7 @@ def race_page(request: Request, db: DatabaseDep, token: str) -> Response:
 def join_race(request: Request, db: DatabaseDep, player: PlayerDep, token: str) -> Response:
     try:
         race = races.race(db=db, token=token)
-        pages.refuse_to_join(race, player)  # before a player is made: a refusal stores nothing
+        races.refuse_to_join(race, player)  # before a player is made: a refusal stores nothing
         player_id = ensure_player(db=db, player_id=player)
         races.join(db=db, token=token, player_id=player_id)
     except races.RaceNotFound:
