@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 from app.serving import listening_socket
 
@@ -86,3 +89,26 @@ def test_the_served_process_still_logs_every_field_its_format_shows() -> None:
         logging.logMultiprocessing = saved_multi
         gc.unfreeze()
         gc.set_threshold(*thresholds)
+
+
+STOPPING = """
+import os, signal
+from app.serving import on_stop
+heard = []
+signal.signal(signal.SIGTERM, lambda signum, frame: heard.append("server"))
+on_stop(lambda: heard.append("streams"))
+os.kill(os.getpid(), signal.SIGTERM)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+on_stop(lambda: heard.append("never"))  # no server's handler for SIGINT: nothing chained
+print(",".join(heard), signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+"""
+
+
+def test_a_stop_ends_the_streams_first_then_runs_the_servers_own_handler() -> None:
+    """In a process of its own: signals are heard in a main thread only."""
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPING], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["streams,server", "True"]
