@@ -139,7 +139,9 @@
     if (swallowClick) { event.preventDefault(); event.stopPropagation(); return; }
     if (!card || event.detail === 0) { lastPick = null; return; }
     const place = card.closest("[data-drop]");
-    const now = performance.now();
+    // When the click was made, not when it is handled: on a busy phone the second click of
+    // a double-click may be handled long after the first, and must still count as one.
+    const now = event.timeStamp;
     // The browser counts a second click in the same spot within the system's double-click
     // time (event.detail 2), even though the swap has put a new element there.
     const again = event.detail >= 2 && lastPick && place && lastPick.drop === place.dataset.drop && now - lastPick.at < DOUBLE_CLICK_MS;

@@ -692,6 +692,28 @@ def test_winning_a_constructed_position(
     expect(end.get_by_role("button", name="Play this deal again")).to_be_visible()
 
 
+def test_a_double_click_handled_late_on_a_busy_page_still_sends_the_card_home(
+    fc: FreeCellUI, force_position: Callable[[str, str], None]
+) -> None:
+    """The second click of a double-click counts by when it was made: a page too busy to
+    handle it within the double-click time (a slow phone, a loaded machine) still moves."""
+    page = fc.page
+    fc.start(1)
+    force_position(fc.game_id, ALMOST_WON)
+    page.reload()
+    # The first click's handling holds the page for 1.2 s: the second waits in the queue.
+    page.evaluate(
+        """() => document.addEventListener("click", (event) => {
+            if (event.detail !== 1) return;
+            const until = performance.now() + 1200;
+            while (performance.now() < until) {}
+        }, { capture: true, once: true })"""
+    )
+    fc.double_click(fc.exposed("1"))
+    expect(page.locator("#game .end-screen")).to_be_visible()
+    assert fc.history() == ["1h", "2h"]
+
+
 # -- 9. layout and screenshots ----------------------------------------------------------------
 
 
