@@ -340,6 +340,19 @@ def test_what_a_racer_plays_after_the_time_is_up_does_not_count(db: Database) ->
     assert race_clock.race_of(db, late) == token
 
 
+def test_a_games_race_is_kept_only_for_a_game_that_exists(db: Database) -> None:
+    token, players = started(db, 1)
+    raced = game_of(races.race(db=db, token=token, now=T0), players[0])
+    alone = service.start(db=db, player_id=players[0], kind="freecell").id
+    made_up = "Q" * len(alone)
+    assert race_clock.race_of(db, raced) == token
+    assert race_clock.race_of(db, alone) == ""
+    assert race_clock.race_of(db, made_up) == ""
+    kept = race_clock._races  # bounded by bytes; an id a client made up takes no place
+    assert kept.get((db.serial, raced)) == token and kept.get((db.serial, alone)) == ""
+    assert kept.get((db.serial, made_up)) is None
+
+
 def test_a_montana_racers_progress_is_cards_in_place_and_redeals_left(db: Database) -> None:
     maker = player(db)
     token = races.create(db=db, player_id=maker, kind="montana", variant="easy", deal=7, now=T0)

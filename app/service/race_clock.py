@@ -22,11 +22,14 @@ _deadlines = Kept[str, tuple[datetime | None]](
 
 
 def race_of(db: Database, game_id: str) -> str:
-    """The race the game is played in, or ``""`` (read at the game's first action)."""
+    """The race the game is played in, or ``""`` (read at the game's first action). Kept
+    only for a game that exists: an id a client made up is read, never kept."""
     token = _races.get((db.serial, game_id))
     if token is None:
         with db.read() as session:
-            token = race_rows.race_of_game(session, game_id) or ""
+            token = race_rows.race_of_game(session, game_id)
+        if token is None:
+            return ""
         _races.put((db.serial, game_id), token)
     return token
 

@@ -41,8 +41,14 @@ def player_name(session: Session, player_id: str) -> str | None:
 
 
 def race_of_game(session: Session, game_id: str) -> str | None:
-    """The race a game is played in, if any."""
-    return session.scalar(select(RacerRecord.race_token).where(RacerRecord.game_id == game_id))
+    """The race a game is played in (``""``: none), or None: there is no such game."""
+    found = session.execute(
+        select(RacerRecord.race_token)
+        .select_from(GameRecord)
+        .outerjoin(RacerRecord, RacerRecord.game_id == GameRecord.id)
+        .where(GameRecord.id == game_id)
+    ).first()
+    return None if found is None else (found[0] or "")
 
 
 def clock(session: Session, token: str) -> tuple[datetime | None, int | None] | None:

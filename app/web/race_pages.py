@@ -131,11 +131,15 @@ def page(
 
 
 STATUSES: Final = {"race.not_creator": 403, "race.end_not_creator": 403, "race.limit": 422}
-"""A race's refusal's status (409 for the rest: full, started, over); its words are with
-every other refusal's (:mod:`app.web.refusals`)."""
+
+
+def status_of(error: races.RaceRefused) -> int:
+    """A race's refusal's status (409 for the rest: full, started, over); its words are
+    with every other refusal's (:mod:`app.web.refusals`)."""
+    return STATUSES.get(error.code, 409)
 
 
 def refused(request: Request, db: Database, token: str, error: races.RaceRefused) -> Response:
     """The race's page (or ``#race`` part) saying why, with the refusal's 4xx status."""
     race = races.race(db=db, token=token)
-    return page(request, race, message=refusal(error), status=STATUSES.get(error.code, 409))
+    return page(request, race, message=refusal(error), status=status_of(error))

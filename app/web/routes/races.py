@@ -39,7 +39,7 @@ def start_race(
     try:
         new = new_race.read(form)
     except races.RaceRefused as error:
-        status = pages.STATUSES.get(error.code, 409)
+        status = pages.status_of(error)
         return render_error(request, status, i18n.gettext("Cannot do that"), refusal(error))
     if new.choice is None:  # the home page's race form again, the reason beside its box
         return home_page(request, db, player, refused=new.refused)
